@@ -1,0 +1,29 @@
+import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+
+/** The shared error boundary body: 404/403/500 in words, never a stack trace. */
+export function ErrorPage({ homeHref = "/" }: { homeHref?: string }) {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const { title, text } =
+    status === 404
+      ? { title: "OPPS! Page not found", text: "The page you are looking for does not exist or was moved." }
+      : status === 403
+        ? { title: "Access denied", text: "Your role does not give you access to this page." }
+        : status === 400
+          ? { title: "Bad request", text: "The request could not be understood. Please go back and try again." }
+          : { title: "Something went wrong! Please try again later.", text: "The error was logged." };
+  return (
+    <div className="container py-5 text-center" data-status={status}>
+      <h1 className="h3 mb-3">{title}</h1>
+      <p className="text-muted">{text}</p>
+      <Link to={homeHref} className="btn btn-primary">
+        Go to the start page
+      </Link>
+    </div>
+  );
+}
+
+/** The ErrorBoundary of every /app route: the error shows inside the shell. */
+export function AppErrorBoundary() {
+  return <ErrorPage homeHref="/app" />;
+}

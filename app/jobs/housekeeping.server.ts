@@ -1,0 +1,43 @@
+import { prisma } from "~/lib/db.server";
+import { deliverPending } from "~/lib/outbox.server";
+import type { Job } from "./scheduler.server";
+
+const DAY_MS = 24 * 3_600_000;
+
+/** Removes expired and revoked sessions, spent one-time codes and stale throttles. */
+export const purgeExpired: Job = {
+  name: "purge-expired",
+  schedule: "*/10 * * * *",
+  async run(now) {
+    const sessions = await prisma.session.deleteMany({
+      where: { OR: [{ expiresAt: { lt: now } }, { revokedAt: { not: null } }] },
+    });
+    const codes = await prisma.oneTimeCode.deleteMany({
+      where: { expiresAt: { lt: new Date(now.getTime() - DAY_MS) } },
+    });
+    const throttles = await prisma.authThrottle.deleteMany({
+      where: {
+        windowStartsAt: { lt: new Date(now.getTime() - DAY_MS) },
+        OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }],
+      },
+    });
+    const jobRuns = await prisma.jobRun.deleteMany({
+      where: { startedAt: { lt: new Date(now.getTime() - 30 * DAY_MS) } },
+    });
+    return {
+      sessions: sessions.count,
+      codes: codes.count,
+      throttles: throttles.count,
+      jobRuns: jobRuns.count,
+    };
+  },
+};
+
+/** Retries outbox messages whose first delivery did not go through. */
+export const deliverOutbox: Job = {
+  name: "deliver-outbox",
+  schedule: "* * * * *",
+  run: () => deliverPending(),
+};
+
+export const jobs: Job[] = [purgeExpired, deliverOutbox];

@@ -1,0 +1,70 @@
+// The one place that reads process.env: parsed once, validated by zod, imported everywhere else.
+// Every variable is documented in .env.example and README.md.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const flag = z
+  .enum(["0", "1", "true", "false", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true");
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().default("data"),
+  SESSION_SECRET: z.string().min(32).optional(),
+  SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
+  SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
+  COOKIE_SECURE: z.enum(["0", "1", "auto"]).default("auto"),
+  TRUST_PROXY: flag,
+  EXPOSE_OUTBOX: flag,
+  LOG_REQUESTS: z.enum(["0", "1"]).default("1"),
+});
+
+function parse() {
+  const result = schema.safeParse(process.env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const raw = result.data;
+  const dataDir = path.resolve(raw.DATA_DIR);
+  fs.mkdirSync(dataDir, { recursive: true });
+  return {
+    nodeEnv: raw.NODE_ENV,
+    isProduction: raw.NODE_ENV === "production",
+    port: raw.PORT,
+    host: raw.HOST,
+    dataDir,
+    databaseFile: path.join(dataDir, "arc.db"),
+    sessionSecret: raw.SESSION_SECRET ?? persistedSecret(dataDir),
+    sessionIdleMs: raw.SESSION_IDLE_MINUTES * 60_000,
+    sessionAbsoluteMs: raw.SESSION_ABSOLUTE_HOURS * 3_600_000,
+    cookieSecure: raw.COOKIE_SECURE === "auto" ? raw.NODE_ENV === "production" : raw.COOKIE_SECURE === "1",
+    trustProxy: raw.TRUST_PROXY,
+    outboxPageEnabled: raw.NODE_ENV !== "production" || raw.EXPOSE_OUTBOX,
+    exposeOutboxInProduction: raw.NODE_ENV === "production" && raw.EXPOSE_OUTBOX,
+    logRequests: raw.LOG_REQUESTS === "1",
+  };
+}
+
+// Without SESSION_SECRET the portal makes one on first start and keeps it in DATA_DIR, so a
+// newcomer needs no configuration and a restart does not sign everyone out.
+function persistedSecret(dataDir: string) {
+  const file = path.join(dataDir, "session-secret");
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch {
+    const secret = crypto.randomBytes(32).toString("hex");
+    fs.writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+    return secret;
+  }
+}
+
+export type Env = ReturnType<typeof parse>;
+
+const globalForEnv = globalThis as unknown as { __arcEnv?: Env };
+export const env: Env = (globalForEnv.__arcEnv ??= parse());

@@ -1,0 +1,63 @@
+// Applies prisma/migrations/*/migration.sql that the database has not seen, recording each in
+// Prisma's own _prisma_migrations table so `prisma migrate status` and this runner agree. The server
+// runs it at start (the release binary has no Prisma CLI: STACK-NOTES.md "One binary").
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+
+export type Migration = { name: string; sql: string };
+
+export function readMigrations(dir: string): Migration[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, "migration.sql")))
+    .map((d) => d.name)
+    .sort()
+    .map((name) => ({ name, sql: fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8") }));
+}
+
+export function applyMigrations(databaseFile: string, migrations: Migration[]) {
+  fs.mkdirSync(path.dirname(databaseFile), { recursive: true });
+  const db = new Database(databaseFile);
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("busy_timeout = 5000");
+    db.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+      "id" TEXT PRIMARY KEY NOT NULL,
+      "checksum" TEXT NOT NULL,
+      "finished_at" DATETIME,
+      "migration_name" TEXT NOT NULL,
+      "logs" TEXT,
+      "rolled_back_at" DATETIME,
+      "started_at" DATETIME NOT NULL DEFAULT current_timestamp,
+      "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0
+    )`);
+    const done = new Set(
+      db
+        .prepare(
+          `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+        )
+        .all()
+        .map((r) => (r as { migration_name: string }).migration_name),
+    );
+    const applied: string[] = [];
+    for (const m of migrations) {
+      if (done.has(m.name)) continue;
+      const checksum = crypto.createHash("sha256").update(m.sql).digest("hex");
+      // Each migration and its record commit together: a crash leaves it either applied or not.
+      db.transaction(() => {
+        const startedAt = Date.now();
+        db.exec(m.sql);
+        db.prepare(
+          `INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
+           VALUES (?, ?, ?, ?, ?, 1)`,
+        ).run(crypto.randomUUID(), checksum, Date.now(), m.name, startedAt);
+      })();
+      applied.push(m.name);
+    }
+    return applied;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,70 @@
+// Roles and the role rules of spec 1 §2.2-§2.3 and §6 (pure: used by the server and the shell).
+export const ROLES = ["superadmin", "abmadmin", "clinicadmin", "clinician", "patient"] as const;
+export type Role = (typeof ROLES)[number];
+export const STAFF_ROLES = ["superadmin", "abmadmin", "clinicadmin", "clinician"] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+export const SITE_ROLES = ["clinicadmin", "clinician"] as const;
+
+export const ROLE_NAMES: Record<Role, string> = {
+  superadmin: "Super admin",
+  abmadmin: "ABM Admin",
+  clinicadmin: "Care Site Admin",
+  clinician: "Clinician",
+  patient: "Patient",
+};
+
+/** The role mapping at login (spec 1 §3). */
+export function mappedRole(role: string) {
+  switch (role) {
+    case "superadmin":
+      return "SUPER_ADMIN";
+    case "abmadmin":
+      return "ADMIN";
+    case "clinicadmin":
+      return "CLINIC_ADMIN";
+    case "clinician":
+      return "CLINICIAN";
+    default:
+      return "PATIENT";
+  }
+}
+
+export function isStaffRole(role: string): role is StaffRole {
+  return (STAFF_ROLES as readonly string[]).includes(role);
+}
+
+export function isSiteRole(role: string) {
+  return (SITE_ROLES as readonly string[]).includes(role);
+}
+
+/** Where the Invitations entry goes for each role (spec 1 §2.3). */
+export function invitationsPath(role: string) {
+  switch (role) {
+    case "abmadmin":
+      return "/app/invitation";
+    case "clinicadmin":
+      return "/app/clinicadmin";
+    case "superadmin":
+      return "/app/satable";
+    case "clinician":
+      return "/app/cliniciantable";
+    default:
+      return null;
+  }
+}
+
+/**
+ * Where a user lands after the code step (spec 1 §4.1): care site staff without an accepted care
+ * site (isAssociatedClinic = 0) go to their invitations screen, everyone else to /app.
+ */
+export function homeAfterSignIn(role: string, isAssociatedClinic: boolean) {
+  if (isSiteRole(role) && !isAssociatedClinic) return invitationsPath(role) ?? "/app";
+  return "/app";
+}
+
+/** Shows the masked phone of the code step: only the last 3 digits, with a plus prefix. */
+export function maskPhone(phone: string | null | undefined) {
+  const digits = (phone ?? "").replace(/\D/g, "");
+  if (digits.length < 3) return "+**********";
+  return `+${"*".repeat(Math.max(digits.length - 3, 0))}${digits.slice(-3)}`;
+}

@@ -1,0 +1,113 @@
+// Sessions live in the database; the signed, httpOnly cookie holds only the session id
+// (DESIGN.md §4). Idle and absolute expiry are enforced here, on every read.
+import crypto from "node:crypto";
+import { createCookie, createSessionStorage, type Session } from "@remix-run/node";
+import { prisma } from "./db.server";
+import { env } from "./env.server";
+
+export type Flash = { kind: "success" | "danger" | "warning" | "info"; message: string };
+
+export type SessionData = {
+  userId?: string;
+  authenticatedAt?: number;
+  // The sign-in step between a correct password and a correct code.
+  challenge?: { codeId: string; userId: string };
+  careSiteId?: string;
+  // Set by readData when an authenticated session timed out; the guard turns it into the
+  // "Your session has expired" screen.
+  expired?: boolean;
+};
+export type SessionFlashData = { flash: Flash };
+export type AppSession = Session<SessionData, SessionFlashData>;
+
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+const cookie = createCookie("__arc_session", {
+  httpOnly: true,
+  sameSite: "lax",
+  secure: env.cookieSecure,
+  path: "/",
+  secrets: [env.sessionSecret],
+  maxAge: Math.ceil(env.sessionAbsoluteMs / 1000),
+});
+
+function newExpiry() {
+  return new Date(Date.now() + env.sessionAbsoluteMs);
+}
+
+export const sessionStorage = createSessionStorage<SessionData, SessionFlashData>({
+  cookie,
+  async createData(data, expires) {
+    const id = crypto.randomBytes(32).toString("base64url");
+    await prisma.session.create({
+      data: {
+        id,
+        userId: data.userId ?? null,
+        authenticatedAt: data.authenticatedAt ? new Date(data.authenticatedAt) : null,
+        data: JSON.stringify(data),
+        expiresAt: expires ?? newExpiry(),
+      },
+    });
+    return id;
+  },
+  async readData(id) {
+    const row = await prisma.session.findUnique({ where: { id } });
+    const now = Date.now();
+    if (!row || row.revokedAt || row.expiresAt.getTime() <= now) return null;
+    const data = JSON.parse(row.data) as SessionData;
+    if (row.userId) {
+      const idle = now - row.lastSeenAt.getTime() > env.sessionIdleMs;
+      const tooOld =
+        row.authenticatedAt !== null && now - row.authenticatedAt.getTime() > env.sessionAbsoluteMs;
+      if (idle || tooOld) return { expired: true };
+      if (now - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
+        await prisma.session.update({ where: { id }, data: { lastSeenAt: new Date(now) } });
+      }
+    }
+    return data;
+  },
+  async updateData(id, data, expires) {
+    await prisma.session.updateMany({
+      where: { id, revokedAt: null },
+      data: {
+        userId: data.userId ?? null,
+        authenticatedAt: data.authenticatedAt ? new Date(data.authenticatedAt) : null,
+        data: JSON.stringify(data),
+        lastSeenAt: new Date(),
+        ...(expires ? { expiresAt: expires } : {}),
+      },
+    });
+  },
+  async deleteData(id) {
+    await prisma.session.deleteMany({ where: { id } });
+  },
+});
+
+export function getSession(request: Request) {
+  return sessionStorage.getSession(request.headers.get("Cookie"));
+}
+
+export function commitSession(session: AppSession) {
+  return sessionStorage.commitSession(session);
+}
+
+export function destroySession(session: AppSession) {
+  return sessionStorage.destroySession(session);
+}
+
+/**
+ * Signs a user in: the pre-sign-in session is deleted and a new one (new id, so no session
+ * fixation) holds the user. Returns the Set-Cookie value.
+ */
+export async function startUserSession(previous: AppSession, userId: string) {
+  await prisma.session.deleteMany({ where: { id: previous.id } });
+  const session = await sessionStorage.getSession();
+  session.set("userId", userId);
+  session.set("authenticatedAt", Date.now());
+  return sessionStorage.commitSession(session);
+}
+
+/** Set a message to show on the next page render (post/redirect/get). */
+export function flash(session: AppSession, kind: Flash["kind"], message: string) {
+  session.flash("flash", { kind, message });
+}

@@ -1,0 +1,21 @@
+// Calendar days in a care site's time zone (DESIGN.md §5: store UTC, compute days in the zone).
+import { TZDate } from "@date-fns/tz";
+import { format, subDays } from "date-fns";
+
+export const DEFAULT_TIME_ZONE = "America/Chicago";
+
+/** The calendar day (YYYY-MM-DD) an instant falls on in a zone. */
+export function dayInZone(instant: Date, timeZone = DEFAULT_TIME_ZONE) {
+  return format(new TZDate(instant, timeZone), "yyyy-MM-dd");
+}
+
+/** "Yesterday" as seen in a zone (dashboards show data as of this day). */
+export function yesterdayInZone(now = new Date(), timeZone = DEFAULT_TIME_ZONE) {
+  return format(subDays(new TZDate(now, timeZone), 1), "yyyy-MM-dd");
+}
+
+/** DD MMM YYYY for a YYYY-MM-DD day, e.g. 20 Nov 2026. */
+export function formatDay(day: string, pattern = "dd MMM yyyy") {
+  const [y, m, d] = day.split("-").map(Number);
+  return format(new Date(y, m - 1, d), pattern);
+}

@@ -1,0 +1,117 @@
+// The two sign-in steps (spec 1 §2.4, §4.1, §8): password, then a 4-digit code sent by text message.
+import { audit } from "~/models/audit.server";
+import { checkCode, getCode, issueCode, reissueCode, voidCode } from "~/models/oneTimeCode.server";
+import { prisma } from "~/lib/db.server";
+import { findAccountByLogin, isAssociatedWithCareSite, verifyPassword } from "~/models/user.server";
+import { enqueue } from "~/lib/outbox.server";
+import { isStaffRole, homeAfterSignIn } from "~/lib/roles";
+import { clearFailures, limits, lockedUntil, recordFailure } from "~/lib/throttle.server";
+
+export const messages = {
+  badCredentials: "Incorrect email or password. Please check your login and try again.",
+  notStaff: "This portal is for care site staff. Patients use the ARC Connect app.",
+  passwordLocked:
+    "Too many unsuccessful sign-in attempts. Please wait 15 minutes and try again.",
+  codeFormat: "Incorrect code! Please try again.",
+  codeIncorrect: "Incorrect Code. Please check your code and try again.",
+  codeExpired: "Verification code is expired! Please try again with new one",
+  codeLocked:
+    "Too many incorrect codes. The verification step is locked for 15 minutes; please sign in again after that.",
+  codeResent: "New Verification code has been sent to your registered mobile!",
+  resendLimit: "No more codes can be sent for this sign-in. Please sign in again.",
+} as const;
+
+export class SignInError extends Error {}
+
+function codeText(code: string) {
+  return `Your ARC Connect verification code is ${code}. It expires in 5 minutes.`;
+}
+
+/** Step 1: username or email and password. Returns the challenge to keep in the session. */
+export async function startSignIn(login: string, password: string, ip: string | null) {
+  const account = await findAccountByLogin(login);
+  // Failures count against the account the login names, so guessing is limited per account.
+  const passwordKey = `password:${account?.id}`;
+  if (account && (await lockedUntil(passwordKey))) throw new SignInError(messages.passwordLocked);
+  const passwordOk = await verifyPassword(account?.passwordHash, password);
+  if (!account || !passwordOk) {
+    if (account) {
+      await audit({ actorId: account.id, action: "signin.password_failed", ip });
+      if (await recordFailure(passwordKey, limits.password)) {
+        throw new SignInError(messages.passwordLocked);
+      }
+    }
+    throw new SignInError(messages.badCredentials);
+  }
+  if (!isStaffRole(account.role)) throw new SignInError(messages.notStaff);
+  if (await lockedUntil(`code:${account.id}`)) throw new SignInError(messages.codeLocked);
+  await clearFailures(passwordKey);
+
+  const issued = await issueCode({
+    userId: account.id,
+    purpose: "login",
+    channel: "sms",
+    destination: account.phone,
+  });
+  await enqueue({ channel: "sms", to: account.phone, body: codeText(issued.code) });
+  await audit({ actorId: account.id, action: "signin.code_sent", ip });
+  return { codeId: issued.id, userId: account.id };
+}
+
+export type Challenge = { codeId: string; userId: string };
+
+/** What the code step shows: where the code went and when it expires. Null if it is gone. */
+export async function describeChallenge(challenge: Challenge) {
+  const code = await getCode(challenge.codeId);
+  if (!code || code.userId !== challenge.userId || code.consumedAt) return null;
+  return { phone: code.destination, expiresAt: code.expiresAt };
+}
+
+export type CodeOutcome =
+  | { ok: true; userId: string; redirectTo: string }
+  | { ok: false; message: string; restart: boolean };
+
+/** Step 2: the 4-digit code. */
+export async function finishSignIn(
+  challenge: Challenge,
+  code: string,
+  ip: string | null,
+): Promise<CodeOutcome> {
+  const lockKey = `code:${challenge.userId}`;
+  if (await lockedUntil(lockKey)) {
+    await voidCode(challenge.codeId);
+    return { ok: false, message: messages.codeLocked, restart: true };
+  }
+  if (!/^\d{4}$/.test(code)) return { ok: false, message: messages.codeFormat, restart: false };
+
+  const result = await checkCode(challenge.codeId, code);
+  if (result === "expired") return { ok: false, message: messages.codeExpired, restart: false };
+  if (result === "incorrect") {
+    const locked = await recordFailure(lockKey, limits.code);
+    await audit({ actorId: challenge.userId, action: "signin.code_failed", ip });
+    if (locked) {
+      await voidCode(challenge.codeId);
+      return { ok: false, message: messages.codeLocked, restart: true };
+    }
+    return { ok: false, message: messages.codeIncorrect, restart: false };
+  }
+
+  await clearFailures(lockKey);
+  const user = await prisma.user.findUniqueOrThrow({
+    where: { id: challenge.userId },
+    select: { id: true, role: true },
+  });
+  await audit({ actorId: user.id, action: "signin.success", ip });
+  const associated = await isAssociatedWithCareSite(user.id);
+  return { ok: true, userId: user.id, redirectTo: homeAfterSignIn(user.role, associated) };
+}
+
+/** "Resend Verification code": a new code, a new 300 s. */
+export async function resendSignInCode(challenge: Challenge, ip: string | null) {
+  if (await lockedUntil(`code:${challenge.userId}`)) return { ok: false as const, message: messages.codeLocked };
+  const issued = await reissueCode(challenge.codeId);
+  if (!issued) return { ok: false as const, message: messages.resendLimit };
+  await enqueue({ channel: "sms", to: issued.destination, body: codeText(issued.code) });
+  await audit({ actorId: challenge.userId, action: "signin.code_resent", ip });
+  return { ok: true as const, message: messages.codeResent };
+}

@@ -1,0 +1,79 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { ErrorPage } from "~/components/ErrorPage";
+import { useNonce } from "~/components/nonce";
+import { commitSession, getSession } from "~/lib/session.server";
+import appCss from "~/styles/app.css";
+
+declare module "@remix-run/node" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
+
+export type RouteHandle = {
+  /** false: the page gains nothing from JavaScript, so none is sent (STYLE.md). */
+  hydrate?: boolean;
+  /** The top bar heading; a function receives the user's role. */
+  heading?: string | ((role: string) => string);
+};
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: appCss },
+  { rel: "icon", href: "/favicon.ico" },
+];
+
+export const meta: MetaFunction = () => [{ title: "ARC Connect" }];
+
+/** The flash message of the previous action, for every page. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const session = await getSession(request);
+  const flash = session.get("flash") ?? null;
+  return data(
+    { flash },
+    flash ? { headers: { "Set-Cookie": await commitSession(session) } } : undefined,
+  );
+}
+
+export function useRootFlash() {
+  return useRouteLoaderData<typeof loader>("root")?.flash ?? null;
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const matches = useMatches();
+  const hydrate = !matches.some((m) => (m.handle as RouteHandle | undefined)?.hydrate === false);
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        {hydrate ? <Scripts nonce={nonce} /> : null}
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}

@@ -1,0 +1,221 @@
+// "/" : the landing page with the two sign-in steps (spec 1 §1, §2.4, §4.1, §8).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ValidatedForm, validationError } from "remix-validated-form";
+import { CodeExpiry } from "~/components/CodeExpiry";
+import { Flash } from "~/components/Flash";
+import { FormError, SubmitButton, TextField } from "~/components/forms";
+import { authenticator, requireAnonymous } from "~/lib/auth.server";
+import { clientIp } from "~/lib/http.server";
+import { maskPhone } from "~/lib/roles";
+import { commitSession, flash, getSession, startUserSession } from "~/lib/session.server";
+import {
+  describeChallenge,
+  finishSignIn,
+  resendSignInCode,
+  SignInError,
+} from "~/models/signIn.server";
+import { useRootFlash } from "~/root";
+import { codeValidator, credentialsValidator } from "~/validation/signIn";
+
+export const meta: MetaFunction = () => [{ title: "Sign in | ARC Connect" }];
+
+const expiryFormat = new Intl.DateTimeFormat("en-US", {
+  timeZone: "America/Chicago",
+  hour: "numeric",
+  minute: "2-digit",
+  second: "2-digit",
+  timeZoneName: "short",
+});
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  const session = await getSession(request);
+  const challenge = session.get("challenge");
+  const pending = challenge ? await describeChallenge(challenge) : null;
+  if (challenge && !pending) {
+    session.unset("challenge");
+    return data({ step: "credentials" as const }, { headers: { "Set-Cookie": await commitSession(session) } });
+  }
+  if (!pending) return { step: "credentials" as const };
+  return {
+    step: "code" as const,
+    maskedPhone: maskPhone(pending.phone),
+    expiresAt: pending.expiresAt.toISOString(),
+    expiresAtText: expiryFormat.format(pending.expiresAt),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAnonymous(request);
+  const form = await request.clone().formData();
+  const intent = form.get("intent");
+  const session = await getSession(request);
+  const ip = clientIp(request);
+  const withSession = async () => ({ headers: { "Set-Cookie": await commitSession(session) } });
+
+  switch (intent) {
+    case "credentials": {
+      const result = await credentialsValidator.validate(form);
+      if (result.error) return validationError(result.error, result.submittedData);
+      try {
+        const challenge = await authenticator.authenticate("credentials", request);
+        session.set("challenge", challenge);
+        return redirect("/", await withSession());
+      } catch (error) {
+        if (!(error instanceof SignInError)) throw error;
+        return data(
+          { formError: error.message, usernameOrEmail: result.data.usernameOrEmail },
+          { status: 400 },
+        );
+      }
+    }
+    case "code": {
+      const challenge = session.get("challenge");
+      if (!challenge) return redirect("/");
+      const result = await codeValidator.validate(form);
+      if (result.error) return validationError(result.error, result.submittedData);
+      const outcome = await finishSignIn(challenge, result.data.code, ip);
+      if (!outcome.ok) {
+        if (outcome.restart) {
+          session.unset("challenge");
+          flash(session, "danger", outcome.message);
+          return redirect("/", await withSession());
+        }
+        return data({ formError: outcome.message }, { status: 400 });
+      }
+      return redirect(outcome.redirectTo, {
+        headers: { "Set-Cookie": await startUserSession(session, outcome.userId) },
+      });
+    }
+    case "resend": {
+      const challenge = session.get("challenge");
+      if (!challenge) return redirect("/");
+      const outcome = await resendSignInCode(challenge, ip);
+      flash(session, outcome.ok ? "success" : "danger", outcome.message);
+      return redirect("/", await withSession());
+    }
+    case "cancel": {
+      session.unset("challenge");
+      return redirect("/", await withSession());
+    }
+    default:
+      throw new Response("Unknown intent", { status: 400 });
+  }
+}
+
+export default function Landing() {
+  const loaderData = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const flashMessage = useRootFlash();
+  const formError = actionData && "formError" in actionData ? actionData.formError : null;
+
+  return (
+    <main className="public-page d-flex align-items-center py-5">
+      <div className="container">
+        <div className="row g-4 align-items-center justify-content-center">
+          <div className="col-lg-5 text-white">
+            <h1 className="display-6 fw-bold">ARC Connect</h1>
+            <p className="lead">
+              Remote therapy monitoring for respiratory-care clinics and their cough-assist patients.
+            </p>
+            <p>
+              Coming soon: the ARC Connect app for patients. Until then, decrypt and analyse a
+              cough-device log file online.
+            </p>
+            <Link to="/decrypt" className="btn btn-light">
+              Decrypt Log Files
+            </Link>
+          </div>
+          <div className="col-md-8 col-lg-5">
+            <div className="card shadow">
+              <div className="card-body p-4">
+                <Flash flash={flashMessage} />
+                {loaderData.step === "credentials" ? (
+                  <CredentialsStep formError={formError} />
+                ) : (
+                  <CodeStep {...loaderData} formError={formError} />
+                )}
+              </div>
+            </div>
+          </div>
+        </div>
+      </div>
+    </main>
+  );
+}
+
+function CredentialsStep({ formError }: { formError: string | null }) {
+  const actionData = useActionData<typeof action>();
+  const typed =
+    actionData && "usernameOrEmail" in actionData ? String(actionData.usernameOrEmail) : "";
+  return (
+    <>
+      <h2 className="h4 mb-3">Sign in</h2>
+      <FormError message={formError} />
+      <ValidatedForm
+        validator={credentialsValidator}
+        method="post"
+        noValidate
+        defaultValues={{ usernameOrEmail: typed }}
+      >
+        <input type="hidden" name="intent" value="credentials" />
+        <TextField name="usernameOrEmail" label="Username or email" autoComplete="username" />
+        <TextField name="password" label="Password" type="password" autoComplete="current-password" />
+        <div className="d-flex justify-content-between align-items-center">
+          <SubmitButton>Next</SubmitButton>
+          <Link to="/forgotpassword">Forgot your password?</Link>
+        </div>
+      </ValidatedForm>
+    </>
+  );
+}
+
+function CodeStep({
+  maskedPhone,
+  expiresAt,
+  expiresAtText,
+  formError,
+}: {
+  maskedPhone: string;
+  expiresAt: string;
+  expiresAtText: string;
+  formError: string | null;
+}) {
+  return (
+    <>
+      <h2 className="h4 mb-3">Enter verification code</h2>
+      <p>
+        We sent a 4-digit verification code to <span className="fw-semibold">{maskedPhone}</span>.
+      </p>
+      <CodeExpiry expiresAt={expiresAt} expiresAtText={expiresAtText} />
+      <FormError message={formError} />
+      <ValidatedForm validator={codeValidator} method="post" noValidate>
+        <input type="hidden" name="intent" value="code" />
+        <TextField
+          name="code"
+          label="Verification code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={4}
+          autoFocus
+          className="code-input"
+        />
+        <SubmitButton>Verify</SubmitButton>
+      </ValidatedForm>
+      <div className="d-flex gap-3 mt-3">
+        <Form method="post">
+          <button type="submit" name="intent" value="resend" className="btn btn-link p-0">
+            Resend Verification code
+          </button>
+        </Form>
+        <Form method="post">
+          <button type="submit" name="intent" value="cancel" className="btn btn-link p-0">
+            Sign in with another account
+          </button>
+        </Form>
+      </div>
+    </>
+  );
+}

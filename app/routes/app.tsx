@@ -1,0 +1,57 @@
+// The signed-in shell (spec 1 §2.3): side bar, top bar, footer around every /app page.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet, useLoaderData, useMatches } from "@remix-run/react";
+import { AppShell } from "~/components/AppShell";
+import { Flash } from "~/components/Flash";
+import { requireUser } from "~/lib/auth.server";
+import { APP_VERSION } from "~/lib/version.server";
+import { countUnreadMessages } from "~/models/chat.server";
+import { countPendingInvitations } from "~/models/invitation.server";
+import { useRootFlash, type RouteHandle } from "~/root";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const [unreadMessages, pendingInvitations] = await Promise.all([
+    countUnreadMessages(user.id),
+    countPendingInvitations(user.email),
+  ]);
+  return {
+    shell: {
+      user: {
+        firstName: user.firstName,
+        lastName: user.lastName,
+        email: user.email,
+        role: user.role,
+        isAssociatedClinic: user.isAssociatedClinic,
+      },
+      badges: { unreadMessages, pendingInvitations },
+      version: APP_VERSION,
+      year: new Date().getFullYear(),
+    },
+  };
+}
+
+export function useShellUser() {
+  const matches = useMatches();
+  const data = matches.find((m) => m.id === "routes/app")?.data as
+    | Awaited<ReturnType<typeof loader>>
+    | undefined;
+  if (!data) throw new Error("useShellUser is for routes under /app");
+  return data.shell.user;
+}
+
+export default function AppLayout() {
+  const { shell } = useLoaderData<typeof loader>();
+  const matches = useMatches();
+  const heading = [...matches]
+    .reverse()
+    .map((m) => (m.handle as RouteHandle | undefined)?.heading)
+    .find((h) => h !== undefined);
+  const text = typeof heading === "function" ? heading(shell.user.role) : (heading ?? "");
+  return (
+    <AppShell shell={shell} heading={text}>
+      <Flash flash={useRootFlash()} />
+      <Outlet />
+    </AppShell>
+  );
+}

@@ -1,0 +1,151 @@
+// The one Node process: HTTP (express + Remix), the scheduled jobs, graceful shutdown.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import url from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import helmet from "helmet";
+import morgan from "morgan";
+import { applyMigrations, readMigrations } from "./app/lib/migrate.server";
+
+installGlobals({ nativeFetch: true });
+
+type AppEntry = {
+  startBackground(options?: { jobs?: boolean }): Promise<void>;
+  stopBackground(options?: { disconnect?: boolean }): Promise<void>;
+  checkHealth(): Promise<Record<string, unknown>>;
+};
+
+const mode = process.env.NODE_ENV === "development" ? "development" : "production";
+process.env.NODE_ENV ??= "production";
+const root = process.cwd();
+const BUILD_PATH = path.join(root, "build", "index.js");
+const VERSION_PATH = path.join(root, "build", "version.txt");
+const version: string = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version;
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? "0.0.0.0";
+const dataDir = path.resolve(process.env.DATA_DIR ?? "data");
+
+async function loadBuild(): Promise<ServerBuild> {
+  const href = `${url.pathToFileURL(BUILD_PATH).href}?t=${fs.statSync(BUILD_PATH).mtimeMs}`;
+  return import(href) as Promise<ServerBuild>;
+}
+const entryOf = (build: ServerBuild) => build.entry.module as unknown as AppEntry;
+
+async function main() {
+  // Pending migrations first: the app never runs against an older schema.
+  const applied = applyMigrations(
+    path.join(dataDir, "arc.db"),
+    readMigrations(path.join(root, "prisma", "migrations")),
+  );
+  if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
+
+  let build = await loadBuild();
+  await entryOf(build).startBackground();
+
+  const app = express();
+  app.disable("x-powered-by");
+  if (process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true") app.set("trust proxy", 1);
+
+  app.use((req, res, next) => {
+    res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+    // The app reads the client address from here; a value sent by the client is overwritten.
+    req.headers["x-arc-client-ip"] = req.ip ?? "";
+    next();
+  });
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          "default-src": ["'self'"],
+          "script-src": [
+            "'self'",
+            (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`,
+          ],
+          "style-src": ["'self'"],
+          "style-src-attr": ["'unsafe-inline'"],
+          "img-src": ["'self'", "data:"],
+          "font-src": ["'self'"],
+          "connect-src": mode === "development" ? ["'self'", "ws:"] : ["'self'"],
+          "form-action": ["'self'"],
+          "frame-ancestors": ["'none'"],
+          "base-uri": ["'self'"],
+          "object-src": ["'none'"],
+        },
+      },
+      strictTransportSecurity: mode === "production" && process.env.COOKIE_SECURE !== "0",
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(compression());
+  if (process.env.LOG_REQUESTS !== "0") {
+    app.use(morgan(mode === "development" ? "dev" : "combined", { skip: (req) => req.url === "/healthz" }));
+  }
+
+  // Fingerprinted client assets never change under the same name.
+  app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
+  app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      const health = await entryOf(build).checkHealth();
+      res.json({ status: "ok", version, ...health });
+    } catch (error) {
+      res.status(503).json({ status: "unavailable", version, error: String(error) });
+    }
+  });
+
+  app.all(
+    "*",
+    createRequestHandler({
+      build: async () => build, // re-read so development reloads take effect
+      mode,
+      getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+    }),
+  );
+
+  const server = app.listen(port, host, () => {
+    console.log(`ARC Connect ${version} is ready at http://localhost:${port} (${mode})`);
+    if (mode === "development") broadcastDevReady(build);
+  });
+
+  if (mode === "development") {
+    // remix dev --manual: reload the build when it changes, keep the process (and its data) alive.
+    fs.watchFile(VERSION_PATH, { interval: 300 }, async () => {
+      await entryOf(build).stopBackground({ disconnect: false });
+      build = await loadBuild();
+      await entryOf(build).startBackground();
+      broadcastDevReady(build);
+    });
+  }
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received: finishing requests in flight, then stopping.`);
+    const force = setTimeout(() => {
+      console.error("Requests still open after 20 s; exiting anyway.");
+      process.exit(1);
+    }, 20_000);
+    force.unref();
+    server.close(async () => {
+      await entryOf(build).stopBackground();
+      console.log("Stopped cleanly.");
+      process.exit(0);
+    });
+    // Keep-alive sockets with no request in flight would hold close() open.
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,59 @@
+// Drives loaders and actions with real Requests, carrying the session cookie like a browser.
+export class Browser {
+  cookie = "";
+
+  private remember(response: Response) {
+    const setCookie = response.headers.get("Set-Cookie");
+    if (!setCookie) return;
+    const [pair, ...attributes] = setCookie.split(";");
+    const expired = attributes.some((a) => /expires=Thu, 01 Jan 1970/i.test(a));
+    this.cookie = expired ? "" : pair.trim();
+  }
+
+  get(path: string) {
+    return new Request(`http://localhost${path}`, { headers: this.headers() });
+  }
+
+  post(path: string, fields: Record<string, string>) {
+    return new Request(`http://localhost${path}`, {
+      method: "POST",
+      headers: { ...this.headers(), "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  /** Runs a loader or action; a thrown Response (redirect, 404) is returned like a returned one. */
+  async run(fn: (args: { request: Request; params: {}; context: {} }) => unknown, request: Request) {
+    let result: unknown;
+    try {
+      result = await fn({ request, params: {}, context: {} });
+    } catch (thrown) {
+      if (thrown instanceof Response) result = thrown;
+      else throw thrown;
+    }
+    if (result instanceof Response) this.remember(result);
+    return result;
+  }
+
+  private headers(): Record<string, string> {
+    return this.cookie ? { Cookie: this.cookie } : {};
+  }
+}
+
+export function statusOf(result: unknown) {
+  if (result instanceof Response) return result.status;
+  const init = (result as { init?: { status?: number } } | null)?.init;
+  return init?.status ?? 200;
+}
+
+export function locationOf(result: unknown) {
+  return result instanceof Response ? result.headers.get("Location") : null;
+}
+
+/** The body of a data() result or a JSON Response. */
+export async function bodyOf<T = Record<string, unknown>>(result: unknown): Promise<T> {
+  if (result instanceof Response) return (await result.json()) as T;
+  const withData = result as { data?: unknown; type?: string };
+  if (withData && withData.type === "DataWithResponseInit") return withData.data as T;
+  return result as T;
+}

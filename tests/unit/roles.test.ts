@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { homeAfterSignIn, invitationsPath, mappedRole, maskPhone } from "~/lib/roles";
+
+describe("role rules (spec 1 §2.3, §3, §4.1)", () => {
+  it("maps roles at login", () => {
+    expect(mappedRole("superadmin")).toBe("SUPER_ADMIN");
+    expect(mappedRole("abmadmin")).toBe("ADMIN");
+    expect(mappedRole("clinicadmin")).toBe("CLINIC_ADMIN");
+    expect(mappedRole("clinician")).toBe("CLINICIAN");
+    expect(mappedRole("anything")).toBe("PATIENT");
+  });
+
+  it("sends care site staff without a care site to their invitations", () => {
+    expect(homeAfterSignIn("clinicadmin", false)).toBe("/app/clinicadmin");
+    expect(homeAfterSignIn("clinician", false)).toBe("/app/cliniciantable");
+    expect(homeAfterSignIn("clinician", true)).toBe("/app");
+    expect(homeAfterSignIn("superadmin", false)).toBe("/app");
+    expect(homeAfterSignIn("abmadmin", false)).toBe("/app");
+  });
+
+  it("routes the Invitations entry per role", () => {
+    expect(invitationsPath("abmadmin")).toBe("/app/invitation");
+    expect(invitationsPath("clinicadmin")).toBe("/app/clinicadmin");
+    expect(invitationsPath("superadmin")).toBe("/app/satable");
+    expect(invitationsPath("clinician")).toBe("/app/cliniciantable");
+    expect(invitationsPath("patient")).toBeNull();
+  });
+
+  it("masks the phone to its last 3 digits with a plus prefix", () => {
+    expect(maskPhone("15125550123")).toBe("+********123");
+    expect(maskPhone("")).toBe("+**********");
+  });
+});
