@@ -79,6 +79,9 @@ async function main() {
       },
       strictTransportSecurity: mode === "production" && process.env.COOKIE_SECURE !== "0",
       crossOriginEmbedderPolicy: false,
+      // Not helmet's "no-referrer": with it Chromium sends "Origin: null" on form posts, which
+      // Remix rightly refuses as a possible cross-site request.
+      referrerPolicy: { policy: "same-origin" },
     }),
   );
   app.use(compression());

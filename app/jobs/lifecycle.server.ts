@@ -9,6 +9,9 @@ let scheduler: Scheduler | null = null;
 
 export async function startBackground(options: { jobs?: boolean } = {}) {
   await configureDatabase();
+  logger.info(
+    "No SMTP or SMS provider configured: emails and text messages (sign-in codes too) are printed here and kept in the outbox table.",
+  );
   if (env.exposeOutboxInProduction) {
     logger.warn("EXPOSE_OUTBOX=1: /dev/outbox shows sent messages, sign-in codes included");
   }

@@ -9,6 +9,7 @@ CREATE TABLE "User" (
     "status" TEXT NOT NULL DEFAULT 'active',
     "firstName" TEXT NOT NULL,
     "lastName" TEXT NOT NULL,
+    "speciality" TEXT,
     "measuringUnit" TEXT NOT NULL DEFAULT 'Imperial',
     "photoId" TEXT,
     "addressLine1" TEXT,
@@ -204,6 +205,7 @@ CREATE TABLE "Therapy" (
     "deviceId" TEXT NOT NULL,
     "eventId" TEXT NOT NULL,
     "transmissionId" TEXT NOT NULL,
+    "prescriptionId" TEXT NOT NULL,
     "pairingId" TEXT,
     "patientId" TEXT,
     "startedAt" DATETIME NOT NULL,
@@ -221,6 +223,7 @@ CREATE TABLE "Therapy" (
     "oscillation" BOOLEAN NOT NULL,
     CONSTRAINT "Therapy_deviceId_fkey" FOREIGN KEY ("deviceId") REFERENCES "Device" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
     CONSTRAINT "Therapy_transmissionId_fkey" FOREIGN KEY ("transmissionId") REFERENCES "Transmission" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "Therapy_prescriptionId_fkey" FOREIGN KEY ("prescriptionId") REFERENCES "Prescription" ("id") ON DELETE RESTRICT ON UPDATE CASCADE,
     CONSTRAINT "Therapy_pairingId_fkey" FOREIGN KEY ("pairingId") REFERENCES "Pairing" ("id") ON DELETE SET NULL ON UPDATE CASCADE,
     CONSTRAINT "Therapy_patientId_fkey" FOREIGN KEY ("patientId") REFERENCES "User" ("id") ON DELETE SET NULL ON UPDATE CASCADE
 );

@@ -1,0 +1,51 @@
+import { defineConfig } from "@playwright/test";
+import { E2E_DATA_DIR, E2E_PORT, serverEnv } from "./tests/e2e/support/env";
+
+// Debian's Chromium, never a downloaded browser build (STACK-NOTES.md "Browser tests").
+const launchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL: `http://localhost:${E2E_PORT}`,
+    launchOptions,
+    trace: "retain-on-failure",
+  },
+  projects: [
+    {
+      name: "no-js",
+      use: { javaScriptEnabled: false },
+    },
+    {
+      name: "js",
+      use: { javaScriptEnabled: true },
+      // HTTP-level checks need no second run with JavaScript.
+      testIgnore: ["**/authorization.spec.ts", "**/lifecycle.spec.ts"],
+    },
+  ],
+  webServer: {
+    // The production build on a fresh database with the demo world.
+    command: `rm -rf ${E2E_DATA_DIR} && npx tsx prisma/seed.ts && node build/server.js`,
+    url: `http://localhost:${E2E_PORT}/healthz`,
+    env: serverEnv(E2E_DATA_DIR, E2E_PORT),
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore",
+    stderr: "pipe",
+  },
+});

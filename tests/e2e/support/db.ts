@@ -1,0 +1,124 @@
+// Fixtures that talk to the test server's SQLite file directly: make users and sessions, read the
+// outbox. Rows are unique per call so parallel tests never share state.
+import crypto from "node:crypto";
+import path from "node:path";
+import { hash } from "@node-rs/argon2";
+import { createCookie } from "@remix-run/node";
+import Database from "better-sqlite3";
+import { E2E_DATA_DIR, TEST_SESSION_SECRET } from "./env";
+
+export const PASSWORD = "Test-pass1!";
+export const DEMO_PASSWORD = "Demo-pass1!";
+let passwordHash: Promise<string> | null = null;
+
+export function db() {
+  const database = new Database(path.join(E2E_DATA_DIR, "arc.db"));
+  database.pragma("busy_timeout = 5000");
+  return database;
+}
+
+function id(prefix: string) {
+  return `${prefix}${crypto.randomBytes(6).toString("hex")}`;
+}
+
+export async function createUser(role: string, options: { careSiteIds?: string[] } = {}) {
+  passwordHash ??= hash(PASSWORD);
+  const username = id("e2e.");
+  const userId = id("u_");
+  const now = Date.now();
+  const database = db();
+  try {
+    database
+      .prepare(
+        `INSERT INTO "User" (id, username, email, phone, passwordHash, role, status, firstName, lastName,
+           measuringUnit, country, createdAt, updatedAt)
+         VALUES (?, ?, ?, ?, ?, ?, 'active', 'Erin', ?, 'Imperial', 'United States', ?, ?)`,
+      )
+      .run(userId, username, `${username}@example.test`, `1512${crypto.randomInt(1e6, 1e7)}`, await passwordHash, role, username, now, now);
+    for (const careSiteId of options.careSiteIds ?? []) {
+      database
+        .prepare(
+          `INSERT INTO "Membership" (id, careSiteId, userId, role, status, createdAt, updatedAt, acceptedAt)
+           VALUES (?, ?, ?, ?, 'accepted', ?, ?, ?)`,
+        )
+        .run(id("m_"), careSiteId, userId, role, now, now, now);
+    }
+    return database.prepare(`SELECT id, username, email, phone, role FROM "User" WHERE id = ?`).get(userId) as {
+      id: string;
+      username: string;
+      email: string;
+      phone: string;
+      role: string;
+    };
+  } finally {
+    database.close();
+  }
+}
+
+export function anyCareSiteId() {
+  const database = db();
+  try {
+    return (database.prepare(`SELECT id FROM "CareSite" ORDER BY name LIMIT 1`).get() as { id: string }).id;
+  } finally {
+    database.close();
+  }
+}
+
+export function userByUsername(username: string) {
+  const database = db();
+  try {
+    return database.prepare(`SELECT id, phone, role FROM "User" WHERE username = ?`).get(username) as {
+      id: string;
+      phone: string;
+      role: string;
+    };
+  } finally {
+    database.close();
+  }
+}
+
+/** The newest sign-in code texted to a phone, read from the outbox table. */
+export function latestCode(phone: string, after = 0) {
+  const database = db();
+  try {
+    const row = database
+      .prepare(
+        `SELECT body FROM "OutboxMessage" WHERE "to" = ? AND channel = 'sms' AND createdAt >= ?
+         ORDER BY createdAt DESC LIMIT 1`,
+      )
+      .get(phone, after) as { body: string } | undefined;
+    return row?.body.match(/\b(\d{4})\b/)?.[1] ?? null;
+  } finally {
+    database.close();
+  }
+}
+
+export function expireCodes(userId: string) {
+  const database = db();
+  try {
+    database.prepare(`UPDATE "OneTimeCode" SET expiresAt = ? WHERE userId = ?`).run(Date.now() - 1000, userId);
+  } finally {
+    database.close();
+  }
+}
+
+const sessionCookie = createCookie("__arc_session", { secrets: [TEST_SESSION_SECRET] });
+
+/** A signed-in session made directly in the database; returns the cookie value to send. */
+export async function createSession(userId: string) {
+  const sessionId = crypto.randomBytes(32).toString("base64url");
+  const now = Date.now();
+  const database = db();
+  try {
+    database
+      .prepare(
+        `INSERT INTO "Session" (id, userId, data, createdAt, authenticatedAt, lastSeenAt, expiresAt)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(sessionId, userId, JSON.stringify({ userId, authenticatedAt: now }), now, now, now, now + 12 * 3_600_000);
+  } finally {
+    database.close();
+  }
+  const serialized = await sessionCookie.serialize(sessionId);
+  return serialized.split(";")[0].slice("__arc_session=".length);
+}

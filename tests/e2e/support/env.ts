@@ -1,0 +1,17 @@
+import path from "node:path";
+
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
+export const E2E_DATA_DIR = path.resolve(__dirname, "..", "..", ".tmp", "e2e");
+export const TEST_SESSION_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
+
+/** The environment of a test server: production build, its own data directory. */
+export function serverEnv(dataDir: string, port: number): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    LOG_REQUESTS: "0",
+    PATH: process.env.PATH ?? "",
+  };
+}
