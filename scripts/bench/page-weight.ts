@@ -37,7 +37,12 @@ const ROUTES: RouteSpec[] = [
   { path: "/app", role: "abmadmin", label: "Dashboard" },
   { path: "/app", role: "clinicadmin", label: "Care Site Dashboard" },
   { path: "/app", role: "clinician", label: "Care Site Dashboard" },
-  { path: "/app/no-such-page", role: "clinician", label: "Not found (in the shell)", expectStatus: 404 },
+  {
+    path: "/app/no-such-page",
+    role: "clinician",
+    label: "Not found, in the shell",
+    expectStatus: 404,
+  },
 ];
 
 /** The demo account (prisma/seed.ts DEMO_ACCOUNTS) that stands for each role. */
@@ -98,7 +103,8 @@ function ensureBuild() {
   const needed = ["build/server.js", "build/index.js", "build/version.txt", "public/build"];
   const missing = needed.filter((p) => !fs.existsSync(path.join(ROOT, p)));
   if (process.argv.includes("--build") || missing.length > 0) {
-    if (missing.length > 0) console.log(`No complete build (missing ${missing.join(", ")}): running npm run build.`);
+    if (missing.length > 0)
+      console.log(`No complete build (missing ${missing.join(", ")}): running npm run build.`);
     const run = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
     if (run.status !== 0) throw new Error("npm run build failed");
   }
@@ -111,7 +117,10 @@ function ensureBuild() {
 
 /** Source files changed after the build: the measured build may not be the code on disk. */
 function newerSources(builtMs: number) {
-  const skip = new Set([path.join(ROOT, "app", "generated"), path.join(ROOT, "app", "styles", "app.css")]);
+  const skip = new Set([
+    path.join(ROOT, "app", "generated"),
+    path.join(ROOT, "app", "styles", "app.css"),
+  ]);
   const found: string[] = [];
   const walk = (p: string) => {
     if (skip.has(p)) return;
@@ -138,15 +147,22 @@ async function makeSessions(databaseFile: string): Promise<Map<Role, string>> {
     db.pragma("busy_timeout = 5000");
     for (const role of roles) {
       const user = db.prepare(`SELECT id FROM "User" WHERE username = ?`).get(DEMO_USER[role]) as
-        | { id: string }
-        | undefined;
+        { id: string } | undefined;
       if (!user) throw new Error(`demo user ${DEMO_USER[role]} not found in the seeded database`);
       const sessionId = crypto.randomBytes(32).toString("base64url");
       const now = Date.now();
       db.prepare(
         `INSERT INTO "Session" (id, userId, data, createdAt, authenticatedAt, lastSeenAt, expiresAt)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ).run(sessionId, user.id, JSON.stringify({ userId: user.id, authenticatedAt: now }), now, now, now, now + 12 * 3_600_000);
+      ).run(
+        sessionId,
+        user.id,
+        JSON.stringify({ userId: user.id, authenticatedAt: now }),
+        now,
+        now,
+        now,
+        now + 12 * 3_600_000,
+      );
       const serialized = await cookie.serialize(sessionId);
       cookies.set(role, serialized.split(";")[0]); // "__arc_session=<value>"
     }
@@ -195,7 +211,8 @@ function startServer(port: number, dataDir: string) {
 async function waitForHealth(base: string, child: ChildProcess, output: string[]) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output.join("")}`);
+    if (child.exitCode !== null)
+      throw new Error(`server exited (${child.exitCode}):\n${output.join("")}`);
     try {
       const res = await get(`${base}/healthz`, {});
       if (res.status === 200) return;
@@ -222,30 +239,34 @@ async function stopServer(child: ChildProcess) {
 
 function get(url: string, headers: Record<string, string>): Promise<Fetched> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { headers: { "Accept-Encoding": "gzip", ...headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("error", reject);
-      res.on("end", () => {
-        try {
-          const wire = Buffer.concat(chunks);
-          const encoding = (res.headers["content-encoding"] ?? "identity").toLowerCase();
-          if (encoding !== "gzip" && encoding !== "identity") {
-            throw new Error(`${url}: unexpected Content-Encoding ${encoding}`);
+    const req = http.get(
+      url,
+      { headers: { "Accept-Encoding": "gzip", ...headers }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", reject);
+        res.on("end", () => {
+          try {
+            const wire = Buffer.concat(chunks);
+            const encoding = (res.headers["content-encoding"] ?? "identity").toLowerCase();
+            if (encoding !== "gzip" && encoding !== "identity") {
+              throw new Error(`${url}: unexpected Content-Encoding ${encoding}`);
+            }
+            const serverGzip = encoding === "gzip";
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              wireBytes: wire.length,
+              body: serverGzip ? zlib.gunzipSync(wire) : wire,
+              serverGzip,
+            });
+          } catch (error) {
+            reject(error);
           }
-          const serverGzip = encoding === "gzip";
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            wireBytes: wire.length,
-            body: serverGzip ? zlib.gunzipSync(wire) : wire,
-            serverGzip,
-          });
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
+        });
+      },
+    );
     req.on("error", reject);
     req.setTimeout(30_000, () => req.destroy(new Error(`${url}: timed out`)));
   });
@@ -293,7 +314,8 @@ function assetsOfHtml(html: string, pageUrl: string) {
     }
     inlineScriptBytes += Buffer.byteLength(m[2]);
     // Remix's inline module script: import * as route0 from "/build/..."; import("/build/entry...")
-    for (const ref of m[2].matchAll(/\b(?:import|from)\s*\(?\s*["'](\/build\/[^"']+\.js)["']/g)) add(js, ref[1]);
+    for (const ref of m[2].matchAll(/\b(?:import|from)\s*\(?\s*["'](\/build\/[^"']+\.js)["']/g))
+      add(js, ref[1]);
   }
   for (const m of html.matchAll(/<link\b([^>]*)>/gi)) {
     const attrs = attributes(m[1]);
@@ -417,7 +439,10 @@ function printTable(results: Result[]) {
 
 function markdownTable(results: Result[]) {
   const escape = (s: string) => s.replace(/\|/g, "\\|");
-  const out = [`| ${HEADER.join(" | ")} |`, `| ${HEADER.map((_, i) => (i >= 2 && i <= 5 ? "---:" : "---")).join(" | ")} |`];
+  const out = [
+    `| ${HEADER.join(" | ")} |`,
+    `| ${HEADER.map((_, i) => (i >= 2 && i <= 5 ? "---:" : "---")).join(" | ")} |`,
+  ];
   for (const row of rows(results, true)) out.push(`| ${row.map(escape).join(" | ")} |`);
   return out.join("\n");
 }
@@ -430,30 +455,48 @@ function jsParagraph(results: Result[]) {
   const top = heaviest(results);
   const files = top.assets.filter((a) => a.kind === "js").sort((a, b) => b.gzBytes - a.gzBytes);
   if (files.length === 0) return "No route downloads any JavaScript file.";
-  const list = files
-    .map((a) => `\`${shortName(a.url)}\` ${kb(a.gzBytes)} KB gz (${kb(a.rawBytes)} KB)${a.viaImport ? ", imported but not named by the HTML" : ""}`)
-    .join("; ");
+  const big = files.filter((a) => a.gzBytes >= KB);
+  const small = files.filter((a) => a.gzBytes < KB);
+  const parts = big.map(
+    (a) =>
+      `\`${shortName(a.url)}\` ${kb(a.gzBytes)} KB gz (${kb(a.rawBytes)} KB)` +
+      `${a.viaImport ? ", a static import the HTML does not name" : ""}`,
+  );
+  if (small.length > 0) {
+    parts.push(
+      `${small.length} more under 1 KB gz each, ${kb(small.reduce((n, a) => n + a.gzBytes, 0))} KB gz together ` +
+        `(${small.map((a) => `\`${shortName(a.url)}\``).join(", ")})`,
+    );
+  }
   return (
     `Heaviest route for JavaScript: \`${top.spec.path}\` (${top.spec.label}, ${visitor(top.spec)}), ` +
-    `${kb(sum(top.assets, "js"))} KB gz in ${files.length} files, by size: ${list}.`
+    `${kb(sum(top.assets, "js"))} KB gz in ${files.length} files: ${parts.join("; ")}.`
   );
 }
 
 function docSection(results: Result[], build: ReturnType<typeof ensureBuild>, started: Date) {
   const cpu = os.cpus();
   const machine = `${cpu[0]?.model?.trim() ?? "unknown CPU"}, ${cpu.length} cores, Node ${process.version}, ${os.type()} ${os.release()}`;
-  const gzippedHere = [...new Set(results.flatMap((r) => r.assets.filter((a) => a.gzippedHere).map((a) => shortName(a.url))))];
+  const gzippedHere = [
+    ...new Set(
+      results.flatMap((r) => r.assets.filter((a) => a.gzippedHere).map((a) => shortName(a.url))),
+    ),
+  ];
   const htmlHere = results.filter((r) => r.htmlGzippedHere).map((r) => r.spec.path);
   const notes: string[] = [];
   if (gzippedHere.length > 0) {
     notes.push(
-      `${gzippedHere.length} files were sent uncompressed (below the compression middleware's threshold) ` +
-        `and are counted gzipped here at zlib level 6: ${gzippedHere.map((n) => `\`${n}\``).join(", ")}.`,
+      `${gzippedHere.length} JavaScript or CSS files were sent uncompressed (below the compression ` +
+        "middleware's 1 KB threshold); their gz figures are zlib level 6 of the body, computed by the script " +
+        "(its output names them).",
     );
   }
-  if (htmlHere.length > 0) notes.push(`HTML sent uncompressed, counted gzipped here (level 6): ${htmlHere.join(", ")}.`);
+  if (htmlHere.length > 0)
+    notes.push(`HTML sent uncompressed, counted gzipped here (level 6): ${htmlHere.join(", ")}.`);
   if (build.stale.length > 0) {
-    notes.push(`Source files were newer than the build when it was measured (${build.stale.length}, e.g. \`${build.stale[0]}\`).`);
+    notes.push(
+      `Source files were newer than the build when it was measured (${build.stale.length}, e.g. \`${build.stale[0]}\`).`,
+    );
   }
   return [
     START_MARKER,
@@ -463,8 +506,8 @@ function docSection(results: Result[], build: ReturnType<typeof ensureBuild>, st
       `Build \`${build.version}\` (build/version.txt written ${build.builtAt.toISOString().slice(0, 19).replace("T", " ")} UTC).`,
     "",
     "A first visit with an empty cache: the HTML, then every JavaScript file the HTML names " +
-      "(`<script src>`, `<link rel=\"modulepreload\">`, imports in inline module scripts) or that those import statically, " +
-      "and every `<link rel=\"stylesheet\">`. Sizes are response bodies (headers not counted) " +
+      '(`<script src>`, `<link rel="modulepreload">`, imports in inline module scripts) or that those import statically, ' +
+      'and every `<link rel="stylesheet">`. Sizes are response bodies (headers not counted) ' +
       "as gzipped by the server (`Accept-Encoding: gzip`); 1 KB = 1024 bytes. " +
       "Hydrates: the page downloads JavaScript.",
     "",
@@ -484,7 +527,20 @@ never edited by hand. To re-run the page-weight benchmark: \`npm run build && np
 (it measures the build on disk, builds first when there is none, and says which build it measured).
 `;
 
-function writeDoc(section: string) {
+/** The section as Prettier (the project's formatter) would write it, so the file stays formatted. */
+async function formatted(section: string) {
+  try {
+    const prettier = await import("prettier");
+    const options = (await prettier.resolveConfig(DOC_FILE)) ?? {};
+    return (await prettier.format(section, { ...options, parser: "markdown" })).trimEnd();
+  } catch (error) {
+    console.warn(`Prettier could not format the section (${String(error)}); writing it as is.`);
+    return section;
+  }
+}
+
+async function writeDoc(rawSection: string) {
+  const section = await formatted(rawSection);
   fs.mkdirSync(path.dirname(DOC_FILE), { recursive: true });
   const current = fs.existsSync(DOC_FILE) ? fs.readFileSync(DOC_FILE, "utf8") : DOC_TEMPLATE;
   const start = current.indexOf(START_MARKER);
@@ -505,7 +561,9 @@ function writeDoc(section: string) {
 async function main() {
   const started = new Date();
   const build = ensureBuild();
-  console.log(`Measuring build ${build.version} (build/version.txt written ${build.builtAt.toISOString()}).`);
+  console.log(
+    `Measuring build ${build.version} (build/version.txt written ${build.builtAt.toISOString()}).`,
+  );
   if (build.stale.length > 0) {
     console.warn(
       `Warning: ${build.stale.length} source files are newer than the build (e.g. ${build.stale.slice(0, 3).join(", ")}); ` +
@@ -542,7 +600,9 @@ async function main() {
           `    ${a.kind.padEnd(3)} ${kb(a.gzBytes).padStart(6)} KB gz ${kb(a.rawBytes).padStart(7)} KB  ${shortName(a.url)}` +
           `${a.gzippedHere ? "  (sent uncompressed; gzipped here)" : ""}${a.viaImport ? "  (static import not named by the HTML)" : ""}`,
       );
-      console.log(`${r.spec.path} as ${visitor(r.spec)}: HTTP ${r.status}, inline scripts ${kb(r.inlineScriptBytes)} KB`);
+      console.log(
+        `${r.spec.path} as ${visitor(r.spec)}: HTTP ${r.status}, inline scripts ${kb(r.inlineScriptBytes)} KB`,
+      );
       for (const f of files) console.log(f);
     }
     console.log("");
@@ -555,7 +615,7 @@ async function main() {
       process.exitCode = 1;
       return;
     }
-    writeDoc(docSection(results, build, started));
+    await writeDoc(docSection(results, build, started));
     console.log(`\nWrote the page-weight section of ${path.relative(ROOT, DOC_FILE)}.`);
   } finally {
     if (server) await stopServer(server.child);
