@@ -2,7 +2,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import url from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
@@ -24,14 +23,17 @@ process.env.NODE_ENV ??= "production";
 const root = process.cwd();
 const BUILD_PATH = path.join(root, "build", "index.js");
 const VERSION_PATH = path.join(root, "build", "version.txt");
-const version: string = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version;
+const version: string = JSON.parse(
+  fs.readFileSync(path.join(root, "package.json"), "utf8"),
+).version;
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "0.0.0.0";
 const dataDir = path.resolve(process.env.DATA_DIR ?? "data");
 
-async function loadBuild(): Promise<ServerBuild> {
-  const href = `${url.pathToFileURL(BUILD_PATH).href}?t=${fs.statSync(BUILD_PATH).mtimeMs}`;
-  return import(href) as Promise<ServerBuild>;
+// The build is CommonJS: a development rebuild needs the require cache cleared to load anew.
+function loadBuild(): ServerBuild {
+  delete require.cache[require.resolve(BUILD_PATH)];
+  return require(BUILD_PATH) as ServerBuild;
 }
 const entryOf = (build: ServerBuild) => build.entry.module as unknown as AppEntry;
 
@@ -43,12 +45,13 @@ async function main() {
   );
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
 
-  let build = await loadBuild();
+  let build = loadBuild();
   await entryOf(build).startBackground();
 
   const app = express();
   app.disable("x-powered-by");
-  if (process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true") app.set("trust proxy", 1);
+  if (process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true")
+    app.set("trust proxy", 1);
 
   app.use((req, res, next) => {
     res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
@@ -86,11 +89,18 @@ async function main() {
   );
   app.use(compression());
   if (process.env.LOG_REQUESTS !== "0") {
-    app.use(morgan(mode === "development" ? "dev" : "combined", { skip: (req) => req.url === "/healthz" }));
+    app.use(
+      morgan(mode === "development" ? "dev" : "combined", {
+        skip: (req) => req.url === "/healthz",
+      }),
+    );
   }
 
   // Fingerprinted client assets never change under the same name.
-  app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
+  app.use(
+    "/build",
+    express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }),
+  );
   app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
 
   app.get("/healthz", async (_req, res) => {
@@ -120,7 +130,7 @@ async function main() {
     // remix dev --manual: reload the build when it changes, keep the process (and its data) alive.
     fs.watchFile(VERSION_PATH, { interval: 300 }, async () => {
       await entryOf(build).stopBackground({ disconnect: false });
-      build = await loadBuild();
+      build = loadBuild();
       await entryOf(build).startBackground();
       broadcastDevReady(build);
     });

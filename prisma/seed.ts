@@ -34,7 +34,12 @@ export const DEMO_ACCOUNTS = [
 ] as const;
 
 const SEED = 20261121;
-const SPECIALITIES = ["Respiratory therapist", "Pulmonologist", "Neuromuscular nurse", "Physiatrist"];
+const SPECIALITIES = [
+  "Respiratory therapist",
+  "Pulmonologist",
+  "Neuromuscular nurse",
+  "Physiatrist",
+];
 const DAY_MS = 86_400_000;
 const WINDOW_DAYS = 90;
 const HOME_ZONE = "America/Chicago";
@@ -1872,7 +1877,9 @@ async function main() {
 function printDemoAccounts() {
   console.log(`Demo accounts (password ${DEMO_PASSWORD}):`);
   for (const a of DEMO_ACCOUNTS) console.log(`  ${a.username.padEnd(19)} ${a.label}`);
-  console.log("Sign-in codes are texted to the account's phone: without an SMS provider the server prints them.");
+  console.log(
+    "Sign-in codes are texted to the account's phone: without an SMS provider the server prints them.",
+  );
   console.log("Demo device tokens: arc-demo-device-token-<serial>.");
 }
 

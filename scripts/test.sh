@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: type check, unit and integration (vitest), then the browser tests (Playwright
-# on Debian's Chromium against the production build). Installs Chromium when it is missing.
+# on Debian's Chromium against the production build), and ends with one summary line.
+# Installs Chromium when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,16 +15,27 @@ if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
+results=tests/.tmp/results
+rm -rf "$results" && mkdir -p "$results"
+status=0
+
 echo "== Type check"
-npx tsc --noEmit
+npx tsc --noEmit || status=$?
 
-echo "== Unit and integration tests"
-npx vitest run
+if [ "$status" -eq 0 ]; then
+  echo "== Unit and integration tests"
+  npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" || status=$?
+fi
 
-echo "== Build"
-npm run build --silent
+if [ "$status" -eq 0 ]; then
+  echo "== Build"
+  npm run build --silent || status=$?
+fi
 
-echo "== Browser tests (JavaScript off and on)"
-npx playwright test
+if [ "$status" -eq 0 ]; then
+  echo "== Browser tests (JavaScript off and on)"
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" npx playwright test --reporter=list,json || status=$?
+fi
 
-echo "All tests passed."
+node scripts/test-summary.mjs "$results"
+exit "$status"

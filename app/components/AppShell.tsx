@@ -22,7 +22,15 @@ const FOOTER_LINKS = [
   { label: "Terms of Use", href: "https://www.abmrc.com/terms-of-use/" },
 ];
 
-export function AppShell({ shell, heading, children }: { shell: ShellData; heading: string; children: ReactNode }) {
+export function AppShell({
+  shell,
+  heading,
+  children,
+}: {
+  shell: ShellData;
+  heading: string;
+  children: ReactNode;
+}) {
   return (
     <div className="app-shell">
       <SideBar shell={shell} />
@@ -46,9 +54,16 @@ function SideBar({ shell }: { shell: ShellData }) {
       </Link>
       <ul className="nav flex-column gap-1">
         {isAssociatedClinic ? <Entry to="/app" end label="Dashboard" /> : null}
-        {site && isAssociatedClinic ? <Entry to="/app/notificationSummary" label="Notifications" /> : null}
+        {site && isAssociatedClinic ? (
+          <Entry to="/app/notificationSummary" label="Notifications" />
+        ) : null}
         {site ? <Entry to="/app/Reports" label="Patients" /> : null}
-        <Entry to="/app/chat" label="Messages" badge={shell.badges.unreadMessages} badgeLabel="unread" />
+        <Entry
+          to="/app/chat"
+          label="Messages"
+          badge={shell.badges.unreadMessages}
+          badgeLabel="unread"
+        />
         {invitations ? (
           <Entry
             to={invitations}
@@ -85,7 +100,10 @@ function Entry({
       <NavLink to={to} end={end} className="nav-link">
         <span>{label}</span>
         {badge ? (
-          <span className="badge rounded-pill text-bg-warning" aria-label={`${badge} ${badgeLabel}`}>
+          <span
+            className="badge rounded-pill text-bg-warning"
+            aria-label={`${badge} ${badgeLabel}`}
+          >
             {badge}
           </span>
         ) : null}

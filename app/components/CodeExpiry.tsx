@@ -3,7 +3,13 @@
  * turns it into a live m:ss countdown that becomes the spec's expired text at 0. The sign-in page
  * does not hydrate (it gains nothing else from React), so this small script is all it loads.
  */
-export function CodeExpiry({ expiresAt, expiresAtText }: { expiresAt: string; expiresAtText: string }) {
+export function CodeExpiry({
+  expiresAt,
+  expiresAtText,
+}: {
+  expiresAt: string;
+  expiresAtText: string;
+}) {
   return (
     <>
       <p

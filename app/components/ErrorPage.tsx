@@ -6,12 +6,21 @@ export function ErrorPage({ homeHref = "/" }: { homeHref?: string }) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const { title, text } =
     status === 404
-      ? { title: "OPPS! Page not found", text: "The page you are looking for does not exist or was moved." }
+      ? {
+          title: "OPPS! Page not found",
+          text: "The page you are looking for does not exist or was moved.",
+        }
       : status === 403
         ? { title: "Access denied", text: "Your role does not give you access to this page." }
         : status === 400
-          ? { title: "Bad request", text: "The request could not be understood. Please go back and try again." }
-          : { title: "Something went wrong! Please try again later.", text: "The error was logged." };
+          ? {
+              title: "Bad request",
+              text: "The request could not be understood. Please go back and try again.",
+            }
+          : {
+              title: "Something went wrong! Please try again later.",
+              text: "The error was logged.",
+            };
   return (
     <div className="container py-5 text-center" data-status={status}>
       <h1 className="h3 mb-3">{title}</h1>

@@ -6,7 +6,13 @@ export type FlashMessage = { kind: "success" | "danger" | "warning" | "info"; me
  * A message from the previous action. Without JavaScript the close box hides it (a CSS checkbox);
  * with JavaScript it also hides itself after `autoHideMs` (the spec's snackbar delays).
  */
-export function Flash({ flash, autoHideMs = 6000 }: { flash?: FlashMessage | null; autoHideMs?: number }) {
+export function Flash({
+  flash,
+  autoHideMs = 6000,
+}: {
+  flash?: FlashMessage | null;
+  autoHideMs?: number;
+}) {
   const id = useId();
   const [hidden, setHidden] = useState(false);
   useEffect(() => {
@@ -19,7 +25,10 @@ export function Flash({ flash, autoHideMs = 6000 }: { flash?: FlashMessage | nul
   return (
     <>
       <input type="checkbox" id={id} className="flash-toggle d-none" />
-      <div className={`flash alert alert-${flash.kind} d-flex justify-content-between`} role="status">
+      <div
+        className={`flash alert alert-${flash.kind} d-flex justify-content-between`}
+        role="status"
+      >
         <span>{flash.message}</span>
         <label htmlFor={id} className="btn-close" aria-label="Close" role="button" />
       </div>

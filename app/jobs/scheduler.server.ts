@@ -28,7 +28,11 @@ export async function runJob(job: Job, now = new Date()) {
     const detail = await job.run(now);
     await prisma.jobRun.update({
       where: { job_runKey: { job: job.name, runKey: key } },
-      data: { status: "succeeded", finishedAt: new Date(), detail: detail ? JSON.stringify(detail) : null },
+      data: {
+        status: "succeeded",
+        finishedAt: new Date(),
+        detail: detail ? JSON.stringify(detail) : null,
+      },
     });
     return { skipped: false as const, detail };
   } catch (error) {

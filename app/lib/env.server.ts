@@ -43,7 +43,8 @@ function parse() {
     sessionSecret: raw.SESSION_SECRET ?? persistedSecret(dataDir),
     sessionIdleMs: raw.SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: raw.SESSION_ABSOLUTE_HOURS * 3_600_000,
-    cookieSecure: raw.COOKIE_SECURE === "auto" ? raw.NODE_ENV === "production" : raw.COOKIE_SECURE === "1",
+    cookieSecure:
+      raw.COOKIE_SECURE === "auto" ? raw.NODE_ENV === "production" : raw.COOKIE_SECURE === "1",
     trustProxy: raw.TRUST_PROXY,
     outboxPageEnabled: raw.NODE_ENV !== "production" || raw.EXPOSE_OUTBOX,
     exposeOutboxInProduction: raw.NODE_ENV === "production" && raw.EXPOSE_OUTBOX,

@@ -1,7 +1,4 @@
 // Helpers that throw responses, so loaders and actions read as a list of guards.
-import { redirect } from "@remix-run/node";
-import { commitSession, flash, getSession, type Flash } from "./session.server";
-
 export function notFound(message = "Not Found"): never {
   throw new Response(message, { status: 404, statusText: "Not Found" });
 }
@@ -17,18 +14,6 @@ export function forbidden(message = "Forbidden"): never {
 
 export function badRequest(message = "Bad Request"): never {
   throw new Response(message, { status: 400, statusText: "Bad Request" });
-}
-
-/** Redirect with a flash message shown on the next page. */
-export async function redirectWithFlash(
-  request: Request,
-  to: string,
-  kind: Flash["kind"],
-  message: string,
-) {
-  const session = await getSession(request);
-  flash(session, kind, message);
-  return redirect(to, { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 export function clientIp(request: Request) {

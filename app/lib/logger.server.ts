@@ -14,7 +14,9 @@ function serialize(fields: Fields) {
 function write(level: "info" | "warn" | "error", message: string, fields: Fields = {}) {
   const stream = level === "error" ? console.error : level === "warn" ? console.warn : console.log;
   if (env.isProduction) {
-    stream(JSON.stringify({ time: new Date().toISOString(), level, message, ...serialize(fields) }));
+    stream(
+      JSON.stringify({ time: new Date().toISOString(), level, message, ...serialize(fields) }),
+    );
   } else {
     const extra = Object.keys(fields).length ? ` ${JSON.stringify(serialize(fields))}` : "";
     stream(`[${level}] ${message}${extra}`);

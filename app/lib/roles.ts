@@ -5,30 +5,6 @@ export const STAFF_ROLES = ["superadmin", "abmadmin", "clinicadmin", "clinician"
 export type StaffRole = (typeof STAFF_ROLES)[number];
 export const SITE_ROLES = ["clinicadmin", "clinician"] as const;
 
-export const ROLE_NAMES: Record<Role, string> = {
-  superadmin: "Super admin",
-  abmadmin: "ABM Admin",
-  clinicadmin: "Care Site Admin",
-  clinician: "Clinician",
-  patient: "Patient",
-};
-
-/** The role mapping at login (spec 1 §3). */
-export function mappedRole(role: string) {
-  switch (role) {
-    case "superadmin":
-      return "SUPER_ADMIN";
-    case "abmadmin":
-      return "ADMIN";
-    case "clinicadmin":
-      return "CLINIC_ADMIN";
-    case "clinician":
-      return "CLINICIAN";
-    default:
-      return "PATIENT";
-  }
-}
-
 export function isStaffRole(role: string): role is StaffRole {
   return (STAFF_ROLES as readonly string[]).includes(role);
 }

@@ -69,13 +69,20 @@ export function getCode(codeId: string) {
 export type CheckResult = "ok" | "expired" | "incorrect";
 
 /** Checks a code and, on a match, consumes it (a code works once). */
-export async function checkCode(codeId: string, code: string, now = new Date()): Promise<CheckResult> {
+export async function checkCode(
+  codeId: string,
+  code: string,
+  now = new Date(),
+): Promise<CheckResult> {
   const row = await prisma.oneTimeCode.findUnique({ where: { id: codeId } });
   if (!row || row.consumedAt || row.expiresAt <= now) return "expired";
   const expected = Buffer.from(row.codeHash, "hex");
   const actual = Buffer.from(digest(codeId, code), "hex");
   if (!crypto.timingSafeEqual(expected, actual)) {
-    await prisma.oneTimeCode.update({ where: { id: codeId }, data: { attempts: { increment: 1 } } });
+    await prisma.oneTimeCode.update({
+      where: { id: codeId },
+      data: { attempts: { increment: 1 } },
+    });
     return "incorrect";
   }
   const consumed = await prisma.oneTimeCode.updateMany({

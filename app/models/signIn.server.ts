@@ -10,8 +10,7 @@ import { clearFailures, limits, lockedUntil, recordFailure } from "~/lib/throttl
 export const messages = {
   badCredentials: "Incorrect email or password. Please check your login and try again.",
   notStaff: "This portal is for care site staff. Patients use the ARC Connect app.",
-  passwordLocked:
-    "Too many unsuccessful sign-in attempts. Please wait 15 minutes and try again.",
+  passwordLocked: "Too many unsuccessful sign-in attempts. Please wait 15 minutes and try again.",
   codeFormat: "Incorrect code! Please try again.",
   codeIncorrect: "Incorrect Code. Please check your code and try again.",
   codeExpired: "Verification code is expired! Please try again with new one",
@@ -108,7 +107,8 @@ export async function finishSignIn(
 
 /** "Resend Verification code": a new code, a new 300 s. */
 export async function resendSignInCode(challenge: Challenge, ip: string | null) {
-  if (await lockedUntil(`code:${challenge.userId}`)) return { ok: false as const, message: messages.codeLocked };
+  if (await lockedUntil(`code:${challenge.userId}`))
+    return { ok: false as const, message: messages.codeLocked };
   const issued = await reissueCode(challenge.codeId);
   if (!issued) return { ok: false as const, message: messages.resendLimit };
   await enqueue({ channel: "sms", to: issued.destination, body: codeText(issued.code) });

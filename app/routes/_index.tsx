@@ -39,7 +39,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const pending = challenge ? await describeChallenge(challenge) : null;
   if (challenge && !pending) {
     session.unset("challenge");
-    return data({ step: "credentials" as const }, { headers: { "Set-Cookie": await commitSession(session) } });
+    return data(
+      { step: "credentials" as const },
+      { headers: { "Set-Cookie": await commitSession(session) } },
+    );
   }
   if (!pending) return { step: "credentials" as const };
   return {
@@ -121,7 +124,8 @@ export default function Landing() {
           <div className="col-lg-5 text-white">
             <h1 className="display-6 fw-bold">ARC Connect</h1>
             <p className="lead">
-              Remote therapy monitoring for respiratory-care clinics and their cough-assist patients.
+              Remote therapy monitoring for respiratory-care clinics and their cough-assist
+              patients.
             </p>
             <p>
               Coming soon: the ARC Connect app for patients. Until then, decrypt and analyse a
@@ -165,7 +169,12 @@ function CredentialsStep({ formError }: { formError: string | null }) {
       >
         <input type="hidden" name="intent" value="credentials" />
         <TextField name="usernameOrEmail" label="Username or email" autoComplete="username" />
-        <TextField name="password" label="Password" type="password" autoComplete="current-password" />
+        <TextField
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+        />
         <div className="d-flex justify-content-between align-items-center">
           <SubmitButton>Next</SubmitButton>
           <Link to="/forgotpassword">Forgot your password?</Link>

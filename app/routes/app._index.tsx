@@ -5,7 +5,7 @@ import { redirect } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { requireRole } from "~/lib/auth.server";
 import { badRequest, notFoundUnless } from "~/lib/http.server";
-import { isSiteRole } from "~/lib/roles";
+import { isSiteRole, STAFF_ROLES } from "~/lib/roles";
 import { commitSession, getSession } from "~/lib/session.server";
 import { formatDay, yesterdayInZone } from "~/lib/time";
 import { getEnrolledCounts } from "~/models/careSite.server";
@@ -17,10 +17,8 @@ export const handle: RouteHandle = {
   heading: (role) => (isSiteRole(role) ? "Care Site Dashboard" : "Dashboard"),
 };
 
-const HOME_ROLES = ["superadmin", "abmadmin", "clinicadmin", "clinician"] as const;
-
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRole(request, HOME_ROLES);
+  const user = await requireRole(request, STAFF_ROLES);
   if (!isSiteRole(user.role)) {
     return { kind: "admin" as const, counts: await getEnrolledCounts() };
   }
@@ -103,7 +101,12 @@ export default function Home() {
                 ))}
               </select>
             </div>
-            <button type="submit" name="intent" value="chooseCareSite" className="btn btn-outline-primary">
+            <button
+              type="submit"
+              name="intent"
+              value="chooseCareSite"
+              className="btn btn-outline-primary"
+            >
               Show
             </button>
           </Form>

@@ -31,15 +31,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export function useShellUser() {
-  const matches = useMatches();
-  const data = matches.find((m) => m.id === "routes/app")?.data as
-    | Awaited<ReturnType<typeof loader>>
-    | undefined;
-  if (!data) throw new Error("useShellUser is for routes under /app");
-  return data.shell.user;
-}
-
 export default function AppLayout() {
   const { shell } = useLoaderData<typeof loader>();
   const matches = useMatches();

@@ -21,7 +21,9 @@ export default function DevOutbox() {
   return (
     <main className="container py-4">
       <h1 className="h3">Outbox</h1>
-      <p className="text-muted">The 50 newest messages, newest first. Not available in production.</p>
+      <p className="text-muted">
+        The 50 newest messages, newest first. Not available in production.
+      </p>
       <table className="table table-sm table-striped">
         <thead>
           <tr>

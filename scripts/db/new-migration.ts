@@ -25,7 +25,15 @@ const from = previous
   : ["--from-empty"];
 const sql = execFileSync(
   "npx",
-  ["prisma", "migrate", "diff", ...from, "--to-schema-datamodel", "prisma/schema.prisma", "--script"],
+  [
+    "prisma",
+    "migrate",
+    "diff",
+    ...from,
+    "--to-schema-datamodel",
+    "prisma/schema.prisma",
+    "--script",
+  ],
   { encoding: "utf8", env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: "/bin/false" } },
 );
 if (!/^\s*(CREATE|ALTER|DROP|INSERT|PRAGMA|UPDATE|DELETE)/im.test(sql)) {

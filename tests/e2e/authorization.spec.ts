@@ -15,25 +15,59 @@ type AppRoute = { path: () => string; roles: readonly Staff[]; pending?: string 
 const careSiteId = () => anyCareSiteId();
 const someUserId = () => userByUsername("demo.superadmin").id;
 const patientParam = () =>
-  Buffer.from(JSON.stringify({ profile_id: null, clinic_id: null, pair_id: null })).toString("base64");
+  Buffer.from(JSON.stringify({ profile_id: null, clinic_id: null, pair_id: null })).toString(
+    "base64",
+  );
 
 const appRoutes: Record<string, AppRoute> = {
   "/app": { path: () => "/app", roles: ALL },
   "/app/settings": { path: () => "/app/settings", roles: ALL, pending: "issue 3" },
-  "/app/userinfo/{id}": { path: () => `/app/userinfo/${someUserId()}`, roles: ALL, pending: "issue 3" },
-  "/app/notificationsettings": { path: () => "/app/notificationsettings", roles: SITE, pending: "issue 8" },
+  "/app/userinfo/{id}": {
+    path: () => `/app/userinfo/${someUserId()}`,
+    roles: ALL,
+    pending: "issue 3",
+  },
+  "/app/notificationsettings": {
+    path: () => "/app/notificationsettings",
+    roles: SITE,
+    pending: "issue 8",
+  },
   "/app/signup": { path: () => "/app/signup", roles: ALL, pending: "issue 3" },
   "/app/chat": { path: () => "/app/chat", roles: ALL, pending: "issue 9" },
   "/app/satable": { path: () => "/app/satable", roles: ["superadmin"], pending: "issue 4" },
   "/app/invitation": { path: () => "/app/invitation", roles: ["abmadmin"], pending: "issue 4" },
-  "/app/clinicadmin": { path: () => "/app/clinicadmin", roles: ["clinicadmin"], pending: "issue 4" },
-  "/app/cliniciantable": { path: () => "/app/cliniciantable", roles: ["clinician"], pending: "issue 4" },
-  "/app/notificationSummary": { path: () => "/app/notificationSummary", roles: SITE, pending: "issue 8" },
-  "/app/caresitesettingdashboard": { path: () => "/app/caresitesettingdashboard", roles: SITE, pending: "issue 4" },
+  "/app/clinicadmin": {
+    path: () => "/app/clinicadmin",
+    roles: ["clinicadmin"],
+    pending: "issue 4",
+  },
+  "/app/cliniciantable": {
+    path: () => "/app/cliniciantable",
+    roles: ["clinician"],
+    pending: "issue 4",
+  },
+  "/app/notificationSummary": {
+    path: () => "/app/notificationSummary",
+    roles: SITE,
+    pending: "issue 8",
+  },
+  "/app/caresitesettingdashboard": {
+    path: () => "/app/caresitesettingdashboard",
+    roles: SITE,
+    pending: "issue 4",
+  },
   "/app/help": { path: () => "/app/help", roles: SITE, pending: "issue 9" },
   "/app/Reports": { path: () => "/app/Reports", roles: SITE, pending: "issue 6" },
-  "/app/PatientProfile": { path: () => `/app/PatientProfile?p=${patientParam()}`, roles: ALL, pending: "issue 6" },
-  "/app/PasswordAndSecurity": { path: () => "/app/PasswordAndSecurity", roles: ALL, pending: "issue 3" },
+  "/app/PatientProfile": {
+    path: () => `/app/PatientProfile?p=${patientParam()}`,
+    roles: ALL,
+    pending: "issue 6",
+  },
+  "/app/PasswordAndSecurity": {
+    path: () => "/app/PasswordAndSecurity",
+    roles: ALL,
+    pending: "issue 3",
+  },
   "/app/clinicprofiledetails": {
     path: () => `/app/clinicprofiledetails?c_id=${careSiteId()}`,
     roles: ["superadmin", "abmadmin"],
@@ -58,7 +92,9 @@ const publicRoutes: PublicRoute[] = [
 ];
 
 async function cookieFor(role: Staff) {
-  const user = await createUser(role, { careSiteIds: SITE.includes(role as never) ? [careSiteId()] : [] });
+  const user = await createUser(role, {
+    careSiteIds: SITE.includes(role as never) ? [careSiteId()] : [],
+  });
   return `__arc_session=${await createSession(user.id)}`;
 }
 

@@ -53,7 +53,10 @@ test("SIGTERM lets the request in flight finish, then the process exits cleanly"
         port: PORT,
         method: "POST",
         path: "/?index",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": Buffer.byteLength(body) },
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Content-Length": Buffer.byteLength(body),
+        },
       },
       (res) => {
         let text = "";
@@ -69,7 +72,9 @@ test("SIGTERM lets the request in flight finish, then the process exits cleanly"
 
   const answer = await response;
   expect(answer.status).toBe(400);
-  expect(answer.text).toContain("Incorrect email or password. Please check your login and try again.");
+  expect(answer.text).toContain(
+    "Incorrect email or password. Please check your login and try again.",
+  );
   expect(await exit).toBe(0);
   expect(output()).toContain("Stopped cleanly.");
 });
@@ -92,16 +97,24 @@ test("a restart keeps users, sessions and the session secret", async () => {
     )
     .run(now, now, now, now + 3_600_000);
   database.close();
-  const cookie = (await createCookie("__arc_session", { secrets: [secret] }).serialize("restart-session")).split(";")[0];
+  const cookie = (
+    await createCookie("__arc_session", { secrets: [secret] }).serialize("restart-session")
+  ).split(";")[0];
 
-  const before = await fetch(`http://127.0.0.1:${PORT}/app`, { headers: { Cookie: cookie }, redirect: "manual" });
+  const before = await fetch(`http://127.0.0.1:${PORT}/app`, {
+    headers: { Cookie: cookie },
+    redirect: "manual",
+  });
   expect(before.status).toBe(200);
 
   first.child.kill("SIGTERM");
   expect(await exited(first.child)).toBe(0);
   const second = await start();
   try {
-    const after = await fetch(`http://127.0.0.1:${PORT}/app`, { headers: { Cookie: cookie }, redirect: "manual" });
+    const after = await fetch(`http://127.0.0.1:${PORT}/app`, {
+      headers: { Cookie: cookie },
+      redirect: "manual",
+    });
     expect(after.status).toBe(200);
     expect(await after.text()).toContain("Rita");
   } finally {

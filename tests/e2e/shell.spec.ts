@@ -21,7 +21,9 @@ test("a session idle for 30 minutes shows the expired screen", async ({ page, si
   const user = await createUser("abmadmin");
   await signInAs(user.id);
   const database = db();
-  database.prepare(`UPDATE "Session" SET lastSeenAt = ? WHERE userId = ?`).run(Date.now() - 31 * 60_000, user.id);
+  database
+    .prepare(`UPDATE "Session" SET lastSeenAt = ? WHERE userId = ?`)
+    .run(Date.now() - 31 * 60_000, user.id);
   database.close();
   await page.goto("/app");
   await expect(page.getByRole("heading", { name: "Your session has expired" })).toBeVisible();
@@ -32,7 +34,10 @@ test("a session idle for 30 minutes shows the expired screen", async ({ page, si
 
 test("a care site user switches the dashboard's care site", async ({ page, signInAs }) => {
   const database = db();
-  const sites = database.prepare(`SELECT id, name FROM "CareSite" ORDER BY name LIMIT 2`).all() as { id: string; name: string }[];
+  const sites = database.prepare(`SELECT id, name FROM "CareSite" ORDER BY name LIMIT 2`).all() as {
+    id: string;
+    name: string;
+  }[];
   database.close();
   const user = await createUser("clinicadmin", { careSiteIds: sites.map((s) => s.id) });
   await signInAs(user.id);

@@ -13,9 +13,22 @@ async function signedIn(role = "clinician") {
   const site = await createCareSite();
   const user = await createUser({ role, careSites: [{ id: site.id }] });
   const browser = new Browser();
-  await browser.run(action, browser.post("/?index", { intent: "credentials", usernameOrEmail: user.username, password: PASSWORD }));
-  const sms = await prisma.outboxMessage.findFirstOrThrow({ where: { to: user.phone }, orderBy: { createdAt: "desc" } });
-  await browser.run(action, browser.post("/?index", { intent: "code", code: sms.body.match(/\d{4}/)![0] }));
+  await browser.run(
+    action,
+    browser.post("/?index", {
+      intent: "credentials",
+      usernameOrEmail: user.username,
+      password: PASSWORD,
+    }),
+  );
+  const sms = await prisma.outboxMessage.findFirstOrThrow({
+    where: { to: user.phone },
+    orderBy: { createdAt: "desc" },
+  });
+  await browser.run(
+    action,
+    browser.post("/?index", { intent: "code", code: sms.body.match(/\d{4}/)![0] }),
+  );
   const sessionId = (await prisma.session.findFirstOrThrow({ where: { userId: user.id } })).id;
   return { browser, user, sessionId };
 }
@@ -48,7 +61,10 @@ describe("sessions", () => {
     const { browser, sessionId } = await signedIn();
     await prisma.session.update({
       where: { id: sessionId },
-      data: { authenticatedAt: new Date(Date.now() - 12 * 3_600_000 - 1000), lastSeenAt: new Date() },
+      data: {
+        authenticatedAt: new Date(Date.now() - 12 * 3_600_000 - 1000),
+        lastSeenAt: new Date(),
+      },
     });
     expect(locationOf(await browser.run(appLoader, browser.get("/app")))).toBe("/expired");
   });

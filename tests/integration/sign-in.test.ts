@@ -45,7 +45,10 @@ describe("sign in with a password and a 4-digit code", () => {
     const preSignIn = browser.cookie;
 
     const page = await bodyOf(await browser.run(loader, browser.get("/")));
-    expect(page).toMatchObject({ step: "code", maskedPhone: `+${"*".repeat(user.phone.length - 3)}${user.phone.slice(-3)}` });
+    expect(page).toMatchObject({
+      step: "code",
+      maskedPhone: `+${"*".repeat(user.phone.length - 3)}${user.phone.slice(-3)}`,
+    });
 
     const code = await lastCodeFor(user.phone);
     const done = await submitCode(browser, code);
@@ -57,7 +60,9 @@ describe("sign in with a password and a 4-digit code", () => {
     );
     expect(shell.shell.user.role).toBe("clinician");
     // The code works once.
-    expect(await prisma.oneTimeCode.count({ where: { userId: user.id, consumedAt: null } })).toBe(0);
+    expect(await prisma.oneTimeCode.count({ where: { userId: user.id, consumedAt: null } })).toBe(
+      0,
+    );
   });
 
   it("accepts the email address as the login, in any case", async () => {
@@ -68,7 +73,10 @@ describe("sign in with a password and a 4-digit code", () => {
 
   it("sends care site staff without an accepted care site to their invitations", async () => {
     const site = await createCareSite();
-    const clinician = await createUser({ role: "clinician", careSites: [{ id: site.id, status: "pending" }] });
+    const clinician = await createUser({
+      role: "clinician",
+      careSites: [{ id: site.id, status: "pending" }],
+    });
     await submitPassword(browser, clinician.username);
     expect(locationOf(await submitCode(browser, await lastCodeFor(clinician.phone)))).toBe(
       "/app/cliniciantable",
@@ -77,7 +85,9 @@ describe("sign in with a password and a 4-digit code", () => {
     const admin = await createUser({ role: "clinicadmin" });
     const other = new Browser();
     await submitPassword(other, admin.username);
-    expect(locationOf(await submitCode(other, await lastCodeFor(admin.phone)))).toBe("/app/clinicadmin");
+    expect(locationOf(await submitCode(other, await lastCodeFor(admin.phone)))).toBe(
+      "/app/clinicadmin",
+    );
   });
 
   it("answers a wrong password with the spec's message, never a 500", async () => {
@@ -106,7 +116,9 @@ describe("sign in with a password and a 4-digit code", () => {
 
     const short = await submitCode(browser, "12");
     expect(statusOf(short)).toBe(422);
-    expect(await bodyOf(short)).toMatchObject({ fieldErrors: { code: "Incorrect code! Please try again." } });
+    expect(await bodyOf(short)).toMatchObject({
+      fieldErrors: { code: "Incorrect code! Please try again." },
+    });
 
     const wrong = await submitCode(browser, wrongCode(code));
     expect(statusOf(wrong)).toBe(400);
@@ -149,7 +161,9 @@ describe("sign in with a password and a 4-digit code", () => {
     const tenth = await submitCode(browser, wrongCode(code));
     expect(locationOf(tenth)).toBe("/");
     // The challenge is gone: the page is back at the password step with the lock message.
-    expect(await bodyOf(await browser.run(loader, browser.get("/")))).toEqual({ step: "credentials" });
+    expect(await bodyOf(await browser.run(loader, browser.get("/")))).toEqual({
+      step: "credentials",
+    });
     // Even the right code of a new sign-in is refused while locked.
     const again = await submitPassword(browser, user.username);
     expect(await bodyOf(again)).toMatchObject({ formError: messages.codeLocked });
@@ -158,11 +172,15 @@ describe("sign in with a password and a 4-digit code", () => {
   it("locks the password step after 10 wrong passwords", async () => {
     const user = await createUser();
     for (let i = 1; i <= 9; i++) {
-      expect(await bodyOf(await submitPassword(browser, user.username, "Wrong-pass1!"))).toMatchObject({
+      expect(
+        await bodyOf(await submitPassword(browser, user.username, "Wrong-pass1!")),
+      ).toMatchObject({
         formError: messages.badCredentials,
       });
     }
-    expect(await bodyOf(await submitPassword(browser, user.username, "Wrong-pass1!"))).toMatchObject({
+    expect(
+      await bodyOf(await submitPassword(browser, user.username, "Wrong-pass1!")),
+    ).toMatchObject({
       formError: messages.passwordLocked,
     });
     expect(await bodyOf(await submitPassword(browser, user.username))).toMatchObject({

@@ -23,7 +23,10 @@ export class Browser {
   }
 
   /** Runs a loader or action; a thrown Response (redirect, 404) is returned like a returned one. */
-  async run(fn: (args: { request: Request; params: {}; context: {} }) => unknown, request: Request) {
+  async run(
+    fn: (args: { request: Request; params: {}; context: {} }) => unknown,
+    request: Request,
+  ) {
     let result: unknown;
     try {
       result = await fn({ request, params: {}, context: {} });

@@ -34,7 +34,17 @@ export async function createUser(role: string, options: { careSiteIds?: string[]
            measuringUnit, country, createdAt, updatedAt)
          VALUES (?, ?, ?, ?, ?, ?, 'active', 'Erin', ?, 'Imperial', 'United States', ?, ?)`,
       )
-      .run(userId, username, `${username}@example.test`, `1512${crypto.randomInt(1e6, 1e7)}`, await passwordHash, role, username, now, now);
+      .run(
+        userId,
+        username,
+        `${username}@example.test`,
+        `1512${crypto.randomInt(1e6, 1e7)}`,
+        await passwordHash,
+        role,
+        username,
+        now,
+        now,
+      );
     for (const careSiteId of options.careSiteIds ?? []) {
       database
         .prepare(
@@ -43,7 +53,9 @@ export async function createUser(role: string, options: { careSiteIds?: string[]
         )
         .run(id("m_"), careSiteId, userId, role, now, now, now);
     }
-    return database.prepare(`SELECT id, username, email, phone, role FROM "User" WHERE id = ?`).get(userId) as {
+    return database
+      .prepare(`SELECT id, username, email, phone, role FROM "User" WHERE id = ?`)
+      .get(userId) as {
       id: string;
       username: string;
       email: string;
@@ -58,7 +70,9 @@ export async function createUser(role: string, options: { careSiteIds?: string[]
 export function anyCareSiteId() {
   const database = db();
   try {
-    return (database.prepare(`SELECT id FROM "CareSite" ORDER BY name LIMIT 1`).get() as { id: string }).id;
+    return (
+      database.prepare(`SELECT id FROM "CareSite" ORDER BY name LIMIT 1`).get() as { id: string }
+    ).id;
   } finally {
     database.close();
   }
@@ -67,7 +81,9 @@ export function anyCareSiteId() {
 export function userByUsername(username: string) {
   const database = db();
   try {
-    return database.prepare(`SELECT id, phone, role FROM "User" WHERE username = ?`).get(username) as {
+    return database
+      .prepare(`SELECT id, phone, role FROM "User" WHERE username = ?`)
+      .get(username) as {
       id: string;
       phone: string;
       role: string;
@@ -96,7 +112,9 @@ export function latestCode(phone: string, after = 0) {
 export function expireCodes(userId: string) {
   const database = db();
   try {
-    database.prepare(`UPDATE "OneTimeCode" SET expiresAt = ? WHERE userId = ?`).run(Date.now() - 1000, userId);
+    database
+      .prepare(`UPDATE "OneTimeCode" SET expiresAt = ? WHERE userId = ?`)
+      .run(Date.now() - 1000, userId);
   } finally {
     database.close();
   }
@@ -115,7 +133,15 @@ export async function createSession(userId: string) {
         `INSERT INTO "Session" (id, userId, data, createdAt, authenticatedAt, lastSeenAt, expiresAt)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(sessionId, userId, JSON.stringify({ userId, authenticatedAt: now }), now, now, now, now + 12 * 3_600_000);
+      .run(
+        sessionId,
+        userId,
+        JSON.stringify({ userId, authenticatedAt: now }),
+        now,
+        now,
+        now,
+        now + 12 * 3_600_000,
+      );
   } finally {
     database.close();
   }

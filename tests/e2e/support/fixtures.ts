@@ -3,17 +3,33 @@ import { createSession, latestCode } from "./db";
 
 export { expect };
 
-/** Signs in through the two steps of the form, reading the code from the outbox. */
-export async function signInThroughForm(page: Page, login: string, password: string, phone: string) {
+/** The password step of the sign-in form. */
+export async function submitPassword(page: Page, login: string, password: string) {
   await page.goto("/");
-  const started = Date.now() - 1000;
   await page.getByLabel("Username or email").fill(login);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Next" }).click();
+}
+
+/** The password step, then waits for the code step; returns the code texted for it. */
+export async function reachCodeStep(page: Page, login: string, password: string, phone: string) {
+  const started = Date.now() - 1000;
+  await submitPassword(page, login, password);
   await expect(page.getByText("We sent a 4-digit verification code to")).toBeVisible();
   const code = latestCode(phone, started);
   expect(code, "a code in the outbox").toMatch(/^\d{4}$/);
-  await page.getByLabel("Verification code").fill(code!);
+  return code!;
+}
+
+/** Signs in through the two steps of the form, reading the code from the outbox. */
+export async function signInThroughForm(
+  page: Page,
+  login: string,
+  password: string,
+  phone: string,
+) {
+  const code = await reachCodeStep(page, login, password, phone);
+  await page.getByLabel("Verification code").fill(code);
   await page.getByRole("button", { name: "Verify" }).click();
 }
 

@@ -1,0 +1,32 @@
+// Prints the one closing line of `npm test` from the runners' JSON reports:
+// "Summary: N passed, N failed, N skipped" (vitest and Playwright together).
+import fs from "node:fs";
+import path from "node:path";
+
+const dir = process.argv[2];
+const read = (name) => {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, name), "utf8"));
+  } catch {
+    return null;
+  }
+};
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const vitest = read("vitest.json");
+if (vitest) {
+  passed += vitest.numPassedTests;
+  failed += vitest.numFailedTests;
+  skipped += vitest.numPendingTests + vitest.numTodoTests;
+}
+const playwright = read("playwright.json");
+if (playwright) {
+  // "expected" counts the pending routes' expected failures too: they passed as declared.
+  passed += playwright.stats.expected + playwright.stats.flaky;
+  failed += playwright.stats.unexpected;
+  skipped += playwright.stats.skipped;
+}
+if (!vitest && !playwright) failed += 1; // nothing ran: the type check or set-up failed
+console.log(`Summary: ${passed} passed, ${failed} failed, ${skipped} skipped`);

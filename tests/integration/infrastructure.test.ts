@@ -1,0 +1,176 @@
+// The plumbing under every screen: migrations, the job runner, the outbox, housekeeping.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { prisma } from "~/lib/db.server";
+import { applyMigrations, readMigrations } from "~/lib/migrate.server";
+import {
+  deliver,
+  deliverPending,
+  enqueue,
+  setTransport,
+  consoleTransport,
+  type OutgoingMessage,
+} from "~/lib/outbox.server";
+import { purgeExpired } from "~/jobs/housekeeping.server";
+import { runJob, type Job } from "~/jobs/scheduler.server";
+import { createUser, uid } from "../support/factories";
+import { MIGRATIONS_DIR } from "../support/paths";
+
+describe("migrations", () => {
+  it("apply once, in order, recorded where the Prisma CLI looks", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "arc-migrate-"));
+    const file = path.join(dir, "arc.db");
+    const migrations = readMigrations(MIGRATIONS_DIR);
+    expect(applyMigrations(file, migrations)).toEqual(migrations.map((m) => m.name));
+    expect(applyMigrations(file, migrations)).toEqual([]);
+    const db = new Database(file, { readonly: true });
+    const rows = db
+      .prepare(`SELECT migration_name, checksum, finished_at FROM _prisma_migrations`)
+      .all() as {
+      migration_name: string;
+      checksum: string;
+      finished_at: number;
+    }[];
+    expect(rows.map((r) => r.migration_name)).toEqual(migrations.map((m) => m.name));
+    expect(rows[0].checksum).toBe(
+      crypto.createHash("sha256").update(migrations[0].sql).digest("hex"),
+    );
+    expect(rows.every((r) => r.finished_at !== null)).toBe(true);
+    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as {
+      name: string;
+    }[];
+    expect(tables.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["User", "CareSite", "Therapy", "OutboxMessage"]),
+    );
+    db.close();
+  });
+
+  it("leave nothing behind when a migration fails", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "arc-migrate-"));
+    const file = path.join(dir, "arc.db");
+    const broken = [
+      { name: "001_half", sql: `CREATE TABLE "A" (id TEXT); CREATE TABLE nonsense (` },
+    ];
+    expect(() => applyMigrations(file, broken)).toThrow();
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare(`SELECT name FROM sqlite_master WHERE name = 'A'`).get()).toBeUndefined();
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM _prisma_migrations`).get()).toEqual({ n: 0 });
+    db.close();
+  });
+});
+
+describe("scheduled jobs", () => {
+  it("run a slot once, however often they are triggered for it", async () => {
+    let runs = 0;
+    const job: Job = { name: uid("job-"), schedule: "* * * * *", run: async () => void runs++ };
+    const slot = new Date("2026-11-21T13:00:10Z");
+    expect((await runJob(job, slot)).skipped).toBe(false);
+    expect((await runJob(job, new Date("2026-11-21T13:00:50Z"))).skipped).toBe(true);
+    expect((await runJob(job, new Date("2026-11-21T13:01:00Z"))).skipped).toBe(false);
+    expect(runs).toBe(2);
+    const rows = await prisma.jobRun.findMany({ where: { job: job.name } });
+    expect(rows.map((r) => r.status)).toEqual(["succeeded", "succeeded"]);
+  });
+
+  it("record a failure without throwing", async () => {
+    const job: Job = {
+      name: uid("job-"),
+      schedule: "* * * * *",
+      run: async () => {
+        throw new Error("boom");
+      },
+    };
+    await runJob(job, new Date());
+    const row = await prisma.jobRun.findFirstOrThrow({ where: { job: job.name } });
+    expect(row.status).toBe("failed");
+    expect(row.detail).toContain("boom");
+  });
+
+  it("purge expired sessions and spent codes, and keep live ones", async () => {
+    const user = await createUser();
+    const now = new Date();
+    const old = new Date(now.getTime() - 2 * 86_400_000);
+    await prisma.session.createMany({
+      data: [
+        { id: uid("s"), userId: user.id, expiresAt: new Date(now.getTime() - 1000) },
+        { id: uid("s"), userId: user.id, expiresAt: new Date(now.getTime() + 3_600_000) },
+      ],
+    });
+    await prisma.oneTimeCode.create({
+      data: {
+        userId: user.id,
+        purpose: "login",
+        channel: "sms",
+        destination: user.phone,
+        codeHash: "x",
+        expiresAt: old,
+      },
+    });
+    await purgeExpired.run(now);
+    expect(await prisma.session.count({ where: { userId: user.id } })).toBe(1);
+    expect(await prisma.oneTimeCode.count({ where: { userId: user.id } })).toBe(0);
+  });
+});
+
+describe("outbox", () => {
+  it("keeps every message and sends it once", async () => {
+    const sent: OutgoingMessage[] = [];
+    setTransport("email", { name: "memory", send: async (m) => void sent.push(m) });
+    try {
+      const to = `${uid()}@example.test`;
+      const id = await enqueue({ channel: "email", to, subject: "Hello", body: "Body" });
+      await deliver(id); // a second delivery of the same message is a no-op
+      await deliverPending();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(sent.filter((m) => m.to === to)).toHaveLength(1);
+      const row = await prisma.outboxMessage.findUniqueOrThrow({ where: { id } });
+      expect(row.status).toBe("sent");
+      expect(row.sentAt).not.toBeNull();
+    } finally {
+      setTransport("email", consoleTransport);
+    }
+  });
+
+  it("retries a failed delivery later and never resends one interrupted mid-send", async () => {
+    let fail = true;
+    const sent: string[] = [];
+    setTransport("sms", {
+      name: "flaky",
+      send: async (m) => {
+        if (fail) throw new Error("provider down");
+        sent.push(m.to);
+      },
+    });
+    try {
+      const to = uid("1512");
+      const id = await enqueue({ channel: "sms", to, body: "code" });
+      await new Promise((r) => setTimeout(r, 50));
+      expect((await prisma.outboxMessage.findUniqueOrThrow({ where: { id } })).status).toBe(
+        "pending",
+      );
+      fail = false;
+      await deliverPending();
+      expect(sent).toEqual([to]);
+
+      const stuck = await prisma.outboxMessage.create({
+        data: {
+          channel: "sms",
+          to: uid("1512"),
+          body: "x",
+          status: "sending",
+          createdAt: new Date(Date.now() - 10 * 60_000),
+        },
+      });
+      await deliverPending();
+      const after = await prisma.outboxMessage.findUniqueOrThrow({ where: { id: stuck.id } });
+      expect(after.status).toBe("failed");
+      expect(sent).not.toContain(stuck.to);
+    } finally {
+      setTransport("sms", consoleTransport);
+    }
+  });
+});
