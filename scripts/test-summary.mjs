@@ -19,6 +19,8 @@ const vitest = read("vitest.json");
 if (vitest) {
   passed += vitest.numPassedTests;
   failed += vitest.numFailedTests;
+  // A test file that fails before running any test (an import error) counts as one failure.
+  failed += vitest.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
   skipped += vitest.numPendingTests + vitest.numTodoTests;
 }
 const playwright = read("playwright.json");
