@@ -22,6 +22,11 @@ const schema = z.object({
   TRUST_PROXY: flag,
   EXPOSE_OUTBOX: flag,
   LOG_REQUESTS: z.enum(["0", "1"]).default("1"),
+  PUBLIC_URL: z.string().url().optional(),
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default("ARC Connect <no-reply@arcconnect.example>"),
+  SMS_PROVIDER_URL: z.string().url().optional(),
+  SMS_PROVIDER_TOKEN: z.string().optional(),
 });
 
 function parse() {
@@ -49,6 +54,12 @@ function parse() {
     outboxPageEnabled: raw.NODE_ENV !== "production" || raw.EXPOSE_OUTBOX,
     exposeOutboxInProduction: raw.NODE_ENV === "production" && raw.EXPOSE_OUTBOX,
     logRequests: raw.LOG_REQUESTS === "1",
+    /** Where the portal is reached from outside, for links in emails. */
+    publicUrl: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ""),
+    smtpUrl: raw.SMTP_URL ?? null,
+    mailFrom: raw.MAIL_FROM,
+    smsProviderUrl: raw.SMS_PROVIDER_URL ?? null,
+    smsProviderToken: raw.SMS_PROVIDER_TOKEN ?? null,
   };
 }
 

@@ -46,14 +46,20 @@ export function applyMigrations(databaseFile: string, migrations: Migration[]) {
       if (done.has(m.name)) continue;
       const checksum = crypto.createHash("sha256").update(m.sql).digest("hex");
       // Each migration and its record commit together: a crash leaves it either applied or not.
+      // Foreign keys are off while a migration rebuilds tables (SQLite ignores that pragma inside
+      // a transaction, so it is set outside) and checked before the commit.
+      db.pragma("foreign_keys = OFF");
       db.transaction(() => {
         const startedAt = Date.now();
         db.exec(m.sql);
+        const broken = db.pragma("foreign_key_check") as unknown[];
+        if (broken.length) throw new Error(`${m.name} breaks ${broken.length} foreign key(s)`);
         db.prepare(
           `INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
            VALUES (?, ?, ?, ?, ?, 1)`,
         ).run(crypto.randomUUID(), checksum, Date.now(), m.name, startedAt);
       })();
+      db.pragma("foreign_keys = ON");
       applied.push(m.name);
     }
     return applied;
