@@ -13,6 +13,14 @@ export type SessionData = {
   // The sign-in step between a correct password and a correct code.
   challenge?: { codeId: string; userId: string };
   careSiteId?: string;
+  // Forgotten password (spec 1 §4.2): which code, whose account, and how far the flow got.
+  reset?:
+    | { channel: "email" | "sms"; codeId: string; userId: string; verified: boolean }
+    | { done: true };
+  // Registration (spec 1 §4.3): the code sent to the phone being verified, and the verified phone.
+  signup?: { codeId?: string; phone?: string; verifiedPhone?: string };
+  // Password and Security (spec 1 §4.4): the open panel's progress.
+  security?: { panel: string; confirmedAt?: number; codeId?: string; newValue?: string };
   // Set by readData when an authenticated session timed out; the guard turns it into the
   // "Your session has expired" screen.
   expired?: boolean;

@@ -37,3 +37,42 @@ export async function recordFailure(key: string, limit: Limit, now = new Date())
 export async function clearFailures(key: string) {
   await prisma.authThrottle.deleteMany({ where: { key } });
 }
+
+// Request-rate limits (issue: abuse limits): every attempt counts, not only failures. Keys name
+// what is limited: "ip:<address>:<action>" or "<action>:<account or address>".
+export type Rate = { max: number; windowMs: number };
+
+export const rates = {
+  signInPerIp: { max: 30, windowMs: 15 * 60_000 },
+  codeCheckPerIp: { max: 60, windowMs: 15 * 60_000 },
+  resetRequestPerIp: { max: 10, windowMs: 15 * 60_000 },
+  resetRequestPerAddress: { max: 5, windowMs: 15 * 60_000 },
+  availabilityPerIp: { max: 120, windowMs: 10 * 60_000 },
+  registrationPerIp: { max: 10, windowMs: 60 * 60_000 },
+  codeSendPerUser: { max: 10, windowMs: 60 * 60_000 },
+} satisfies Record<string, Rate>;
+
+export const TOO_MANY_REQUESTS = "Too many requests. Please wait a few minutes and try again.";
+
+/** Counts one attempt under `key`; false when the key is over its limit for the current window. */
+export async function consume(key: string, rate: Rate, now = new Date()) {
+  return prisma.$transaction(async (tx) => {
+    const row = await tx.authThrottle.findUnique({ where: { key } });
+    const windowOpen = row && now.getTime() - row.windowStartsAt.getTime() < rate.windowMs;
+    const count = windowOpen ? row.failures + 1 : 1;
+    await tx.authThrottle.upsert({
+      where: { key },
+      create: { key, failures: count, windowStartsAt: now },
+      update: { failures: count, windowStartsAt: windowOpen ? row.windowStartsAt : now },
+    });
+    return count <= rate.max;
+  });
+}
+
+/**
+ * Per-client limit of an action. Without a client address (tests calling loaders directly) there
+ * is nothing to key on and the limit does not apply; server.ts always sets one.
+ */
+export async function consumeForIp(ip: string | null, action: string, rate: Rate) {
+  return ip ? consume(`ip:${ip}:${action}`, rate) : true;
+}

@@ -19,3 +19,16 @@ export function formatDay(day: string, pattern = "dd MMM yyyy") {
   const [y, m, d] = day.split("-").map(Number);
   return format(new Date(y, m - 1, d), pattern);
 }
+
+const clockTime = new Intl.DateTimeFormat("en-US", {
+  timeZone: DEFAULT_TIME_ZONE,
+  hour: "numeric",
+  minute: "2-digit",
+  second: "2-digit",
+  timeZoneName: "short",
+});
+
+/** A clock time in the product's reference zone, e.g. "4:05:30 AM CST" (code expiry texts). */
+export function formatClockTime(instant: Date) {
+  return clockTime.format(instant);
+}

@@ -2,6 +2,14 @@
 import crypto from "node:crypto";
 import { prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
+import {
+  clearFailures,
+  consumeForIp,
+  limits,
+  lockedUntil,
+  rates,
+  recordFailure,
+} from "~/lib/throttle.server";
 
 export const CODE_TTL_SECONDS = 300;
 export const MAX_SENDS = 5;
@@ -97,4 +105,36 @@ export async function voidCode(codeId: string) {
     where: { id: codeId, consumedAt: null },
     data: { consumedAt: new Date() },
   });
+}
+
+export type AttemptResult = CheckResult | "locked" | "busy";
+
+/**
+ * A code attempt with the attempt limits of every code flow: 10 wrong codes for one subject (a user,
+ * or the phone of a registration) within 15 minutes lock its code step and void the code; a client
+ * address may try at most `rates.codeCheckPerIp` codes in 15 minutes.
+ */
+export async function attemptCode(input: {
+  codeId: string;
+  code: string;
+  subject: string;
+  ip: string | null;
+}): Promise<AttemptResult> {
+  const lockKey = `code:${input.subject}`;
+  if (await lockedUntil(lockKey)) {
+    await voidCode(input.codeId);
+    return "locked";
+  }
+  if (!(await consumeForIp(input.ip, "code", rates.codeCheckPerIp))) return "busy";
+  const result = await checkCode(input.codeId, input.code);
+  if (result === "incorrect" && (await recordFailure(lockKey, limits.code))) {
+    await voidCode(input.codeId);
+    return "locked";
+  }
+  if (result === "ok") await clearFailures(lockKey);
+  return result;
+}
+
+export function isCodeStepLocked(subject: string) {
+  return lockedUntil(`code:${subject}`);
 }

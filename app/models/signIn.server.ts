@@ -1,11 +1,25 @@
 // The two sign-in steps (spec 1 §2.4, §4.1, §8): password, then a 4-digit code sent by text message.
 import { audit } from "~/models/audit.server";
-import { checkCode, getCode, issueCode, reissueCode, voidCode } from "~/models/oneTimeCode.server";
+import {
+  attemptCode,
+  getCode,
+  isCodeStepLocked,
+  issueCode,
+  reissueCode,
+} from "~/models/oneTimeCode.server";
 import { prisma } from "~/lib/db.server";
 import { findAccountByLogin, isAssociatedWithCareSite, verifyPassword } from "~/models/user.server";
 import { enqueue } from "~/lib/outbox.server";
 import { isStaffRole, homeAfterSignIn } from "~/lib/roles";
-import { clearFailures, limits, lockedUntil, recordFailure } from "~/lib/throttle.server";
+import {
+  clearFailures,
+  consumeForIp,
+  limits,
+  lockedUntil,
+  rates,
+  recordFailure,
+  TOO_MANY_REQUESTS,
+} from "~/lib/throttle.server";
 
 export const messages = {
   badCredentials: "Incorrect email or password. Please check your login and try again.",
@@ -20,7 +34,14 @@ export const messages = {
   resendLimit: "No more codes can be sent for this sign-in. Please sign in again.",
 } as const;
 
-export class SignInError extends Error {}
+export class SignInError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 429 = 400,
+  ) {
+    super(message);
+  }
+}
 
 function codeText(code: string) {
   return `Your ARC Connect verification code is ${code}. It expires in 5 minutes.`;
@@ -28,6 +49,9 @@ function codeText(code: string) {
 
 /** Step 1: username or email and password. Returns the challenge to keep in the session. */
 export async function startSignIn(login: string, password: string, ip: string | null) {
+  if (!(await consumeForIp(ip, "signin", rates.signInPerIp))) {
+    throw new SignInError(TOO_MANY_REQUESTS, 429);
+  }
   const account = await findAccountByLogin(login);
   // Failures count against the account the login names, so guessing is limited per account.
   const passwordKey = `password:${account?.id}`;
@@ -43,7 +67,7 @@ export async function startSignIn(login: string, password: string, ip: string | 
     throw new SignInError(messages.badCredentials);
   }
   if (!isStaffRole(account.role)) throw new SignInError(messages.notStaff);
-  if (await lockedUntil(`code:${account.id}`)) throw new SignInError(messages.codeLocked);
+  if (await isCodeStepLocked(account.id)) throw new SignInError(messages.codeLocked);
   await clearFailures(passwordKey);
 
   const issued = await issueCode({
@@ -68,7 +92,7 @@ export async function describeChallenge(challenge: Challenge) {
 
 export type CodeOutcome =
   | { ok: true; userId: string; redirectTo: string }
-  | { ok: false; message: string; restart: boolean };
+  | { ok: false; message: string; restart: boolean; status: 400 | 429 };
 
 /** Step 2: the 4-digit code. */
 export async function finishSignIn(
@@ -76,26 +100,23 @@ export async function finishSignIn(
   code: string,
   ip: string | null,
 ): Promise<CodeOutcome> {
-  const lockKey = `code:${challenge.userId}`;
-  if (await lockedUntil(lockKey)) {
-    await voidCode(challenge.codeId);
-    return { ok: false, message: messages.codeLocked, restart: true };
+  const result = await attemptCode({
+    codeId: challenge.codeId,
+    code,
+    subject: challenge.userId,
+    ip,
+  });
+  switch (result) {
+    case "locked":
+      return { ok: false, message: messages.codeLocked, restart: true, status: 400 };
+    case "busy":
+      return { ok: false, message: TOO_MANY_REQUESTS, restart: false, status: 429 };
+    case "expired":
+      return { ok: false, message: messages.codeExpired, restart: false, status: 400 };
+    case "incorrect":
+      await audit({ actorId: challenge.userId, action: "signin.code_failed", ip });
+      return { ok: false, message: messages.codeIncorrect, restart: false, status: 400 };
   }
-  if (!/^\d{4}$/.test(code)) return { ok: false, message: messages.codeFormat, restart: false };
-
-  const result = await checkCode(challenge.codeId, code);
-  if (result === "expired") return { ok: false, message: messages.codeExpired, restart: false };
-  if (result === "incorrect") {
-    const locked = await recordFailure(lockKey, limits.code);
-    await audit({ actorId: challenge.userId, action: "signin.code_failed", ip });
-    if (locked) {
-      await voidCode(challenge.codeId);
-      return { ok: false, message: messages.codeLocked, restart: true };
-    }
-    return { ok: false, message: messages.codeIncorrect, restart: false };
-  }
-
-  await clearFailures(lockKey);
   const user = await prisma.user.findUniqueOrThrow({
     where: { id: challenge.userId },
     select: { id: true, role: true },
@@ -107,8 +128,9 @@ export async function finishSignIn(
 
 /** "Resend Verification code": a new code, a new 300 s. */
 export async function resendSignInCode(challenge: Challenge, ip: string | null) {
-  if (await lockedUntil(`code:${challenge.userId}`))
+  if (await isCodeStepLocked(challenge.userId)) {
     return { ok: false as const, message: messages.codeLocked };
+  }
   const issued = await reissueCode(challenge.codeId);
   if (!issued) return { ok: false as const, message: messages.resendLimit };
   await enqueue({ channel: "sms", to: issued.destination, body: codeText(issued.code) });

@@ -1,14 +1,15 @@
 // "/" : the landing page with the two sign-in steps (spec 1 §1, §2.4, §4.1, §8).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ValidatedForm, validationError } from "remix-validated-form";
-import { CodeExpiry } from "~/components/CodeExpiry";
+import { CodeEntry } from "~/components/CodeEntry";
 import { Flash } from "~/components/Flash";
 import { FormError, SubmitButton, TextField } from "~/components/forms";
 import { authenticator, requireAnonymous } from "~/lib/auth.server";
 import { clientIp } from "~/lib/http.server";
 import { maskPhone } from "~/lib/roles";
+import { formatClockTime } from "~/lib/time";
 import { commitSession, flash, getSession, startUserSession } from "~/lib/session.server";
 import {
   describeChallenge,
@@ -23,14 +24,6 @@ import { codeValidator, credentialsValidator } from "~/validation/signIn";
 // two-field form. It works as plain HTML; the code countdown is a small script of its own.
 export const handle: RouteHandle = { hydrate: false };
 export const meta: MetaFunction = () => [{ title: "Sign in | ARC Connect" }];
-
-const expiryFormat = new Intl.DateTimeFormat("en-US", {
-  timeZone: "America/Chicago",
-  hour: "numeric",
-  minute: "2-digit",
-  second: "2-digit",
-  timeZoneName: "short",
-});
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);
@@ -49,7 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     step: "code" as const,
     maskedPhone: maskPhone(pending.phone),
     expiresAt: pending.expiresAt.toISOString(),
-    expiresAtText: expiryFormat.format(pending.expiresAt),
+    expiresAtText: formatClockTime(pending.expiresAt),
   };
 }
 
@@ -73,7 +66,7 @@ export async function action({ request }: ActionFunctionArgs) {
         if (!(error instanceof SignInError)) throw error;
         return data(
           { formError: error.message, usernameOrEmail: result.data.usernameOrEmail },
-          { status: 400 },
+          { status: error.status },
         );
       }
     }
@@ -89,7 +82,7 @@ export async function action({ request }: ActionFunctionArgs) {
           flash(session, "danger", outcome.message);
           return redirect("/", await withSession());
         }
-        return data({ formError: outcome.message }, { status: 400 });
+        return data({ formError: outcome.message }, { status: outcome.status });
       }
       return redirect(outcome.redirectTo, {
         headers: { "Set-Cookie": await startUserSession(session, outcome.userId) },
@@ -198,36 +191,15 @@ function CodeStep({
   return (
     <>
       <h2 className="h4 mb-3">Enter verification code</h2>
-      <p>
-        We sent a 4-digit verification code to <span className="fw-semibold">{maskedPhone}</span>.
-      </p>
-      <CodeExpiry expiresAt={expiresAt} expiresAtText={expiresAtText} />
-      <FormError message={formError} />
-      <ValidatedForm validator={codeValidator} method="post" noValidate>
-        <input type="hidden" name="intent" value="code" />
-        <TextField
-          name="code"
-          label="Verification code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={4}
-          autoFocus
-          className="code-input"
-        />
-        <SubmitButton>Verify</SubmitButton>
-      </ValidatedForm>
-      <div className="d-flex gap-3 mt-3">
-        <Form method="post">
-          <button type="submit" name="intent" value="resend" className="btn btn-link p-0">
-            Resend Verification code
-          </button>
-        </Form>
-        <Form method="post">
-          <button type="submit" name="intent" value="cancel" className="btn btn-link p-0">
-            Sign in with another account
-          </button>
-        </Form>
-      </div>
+      <CodeEntry
+        sentTo={maskedPhone}
+        expiresAt={expiresAt}
+        expiresAtText={expiresAtText}
+        formError={formError}
+        validator={codeValidator}
+        cancelLabel="Sign in with another account"
+        action="/?index"
+      />
     </>
   );
 }

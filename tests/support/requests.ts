@@ -2,6 +2,9 @@
 export class Browser {
   cookie = "";
 
+  /** The client address server.ts would pass on; set it to exercise per-IP limits. */
+  constructor(readonly ip?: string) {}
+
   private remember(response: Response) {
     const setCookie = response.headers.get("Set-Cookie");
     if (!setCookie) return;
@@ -14,11 +17,15 @@ export class Browser {
     return new Request(`http://localhost${path}`, { headers: this.headers() });
   }
 
-  post(path: string, fields: Record<string, string>) {
+  post(path: string, fields: Record<string, string | string[]>) {
+    const body = new URLSearchParams();
+    for (const [key, value] of Object.entries(fields)) {
+      for (const v of Array.isArray(value) ? value : [value]) body.append(key, v);
+    }
     return new Request(`http://localhost${path}`, {
       method: "POST",
       headers: { ...this.headers(), "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(fields).toString(),
+      body: body.toString(),
     });
   }
 
@@ -39,7 +46,10 @@ export class Browser {
   }
 
   private headers(): Record<string, string> {
-    return this.cookie ? { Cookie: this.cookie } : {};
+    return {
+      ...(this.cookie ? { Cookie: this.cookie } : {}),
+      ...(this.ip ? { "X-Arc-Client-Ip": this.ip } : {}),
+    };
   }
 }
 

@@ -1,0 +1,66 @@
+import { Form } from "@remix-run/react";
+import { ValidatedForm, type Validator } from "remix-validated-form";
+import { CodeExpiry } from "./CodeExpiry";
+import { FormError, SubmitButton, TextField } from "./forms";
+
+/**
+ * The 4-digit code step shared by sign-in, forgotten password and registration: where the code
+ * went, until when it works, the code box, and the resend and start-over buttons (separate forms,
+ * so each works without JavaScript).
+ */
+export function CodeEntry({
+  sentTo,
+  expiresAt,
+  expiresAtText,
+  formError,
+  validator,
+  submitLabel = "Verify",
+  cancelLabel,
+  action,
+}: {
+  sentTo: string;
+  expiresAt: string;
+  expiresAtText: string;
+  formError?: string | null;
+  validator: Validator<{ code: string }>;
+  submitLabel?: string;
+  cancelLabel?: string;
+  action?: string;
+}) {
+  return (
+    <>
+      <p>
+        We sent a 4-digit verification code to <span className="fw-semibold">{sentTo}</span>.
+      </p>
+      <CodeExpiry expiresAt={expiresAt} expiresAtText={expiresAtText} />
+      <FormError message={formError} />
+      <ValidatedForm validator={validator} method="post" action={action} noValidate>
+        <input type="hidden" name="intent" value="code" />
+        <TextField
+          name="code"
+          label="Verification code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={4}
+          autoFocus
+          className="code-input"
+        />
+        <SubmitButton>{submitLabel}</SubmitButton>
+      </ValidatedForm>
+      <div className="d-flex flex-wrap gap-3 mt-3">
+        <Form method="post" action={action}>
+          <button type="submit" name="intent" value="resend" className="btn btn-link p-0">
+            Resend Verification code
+          </button>
+        </Form>
+        {cancelLabel ? (
+          <Form method="post" action={action}>
+            <button type="submit" name="intent" value="cancel" className="btn btn-link p-0">
+              {cancelLabel}
+            </button>
+          </Form>
+        ) : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,15 @@
+// /restorepasswordwithemail: forgotten password by email (spec 1 §2.5, §4.2).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { PasswordResetPage } from "~/components/PasswordResetPage";
+import { resetAction, resetLoader } from "~/lib/resetFlow.server";
+import type { RouteHandle } from "~/root";
+
+export const handle: RouteHandle = { hydrate: false };
+export const meta: MetaFunction = () => [{ title: "Forgot your password? | ARC Connect" }];
+
+export const loader = (args: LoaderFunctionArgs) => resetLoader("email", args);
+export const action = (args: ActionFunctionArgs) => resetAction("email", args);
+
+export default function RestorePasswordWithEmail() {
+  return <PasswordResetPage channel="email" />;
+}
