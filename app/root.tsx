@@ -26,6 +26,8 @@ export type RouteHandle = {
   hydrate?: boolean;
   /** The top bar heading; a function receives the user's role. */
   heading?: string | ((role: string) => string);
+  /** Inside /app without the side bar and top bar (spec 1 §2.2, /app/signup). */
+  bare?: boolean;
 };
 
 export const links: LinksFunction = () => [

@@ -54,7 +54,9 @@ export function PasswordResetPage({ channel }: { channel: "email" | "sms" }) {
           <FormError message={formError} />
           <ValidatedForm
             validator={
-              (byEmail ? forgotByEmailValidator : forgotByPhoneValidator) as Validator<Record<string, string>>
+              (byEmail ? forgotByEmailValidator : forgotByPhoneValidator) as Validator<
+                Record<string, string>
+              >
             }
             method="post"
             noValidate

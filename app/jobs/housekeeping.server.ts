@@ -33,11 +33,14 @@ export const purgeExpired: Job = {
   },
 };
 
-/** Retries outbox messages whose first delivery did not go through. */
+/**
+ * Retries outbox messages whose delivery failed once their backoff has passed, and marks
+ * deliveries interrupted by a crash failed (never sent twice).
+ */
 export const deliverOutbox: Job = {
   name: "deliver-outbox",
   schedule: "* * * * *",
-  run: () => deliverPending(),
+  run: (now) => deliverPending(now),
 };
 
 export const jobs: Job[] = [purgeExpired, deliverOutbox];

@@ -2,6 +2,7 @@
 import { configureDatabase, disconnectDatabase, prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
+import { describeTransports, usesConsoleTransport } from "~/lib/outbox.server";
 import { jobs } from "./housekeeping.server";
 import { Scheduler } from "./scheduler.server";
 
@@ -9,9 +10,8 @@ let scheduler: Scheduler | null = null;
 
 export async function startBackground(options: { jobs?: boolean } = {}) {
   await configureDatabase();
-  logger.info(
-    "No SMTP or SMS provider configured: emails and text messages (sign-in codes too) are printed here and kept in the outbox table.",
-  );
+  // Where emails and text messages go: SMTP / the HTTP SMS provider, or printed here.
+  (env.isProduction && usesConsoleTransport() ? logger.warn : logger.info)(describeTransports());
   if (env.exposeOutboxInProduction) {
     logger.warn("EXPOSE_OUTBOX=1: /dev/outbox shows sent messages, sign-in codes included");
   }

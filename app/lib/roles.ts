@@ -5,6 +5,15 @@ export const STAFF_ROLES = ["superadmin", "abmadmin", "clinicadmin", "clinician"
 export type StaffRole = (typeof STAFF_ROLES)[number];
 export const SITE_ROLES = ["clinicadmin", "clinician"] as const;
 
+/** Display names (spec 1 §1). */
+export const ROLE_NAMES: Record<string, string> = {
+  superadmin: "Super admin",
+  abmadmin: "ABM Admin",
+  clinicadmin: "Care Site Admin",
+  clinician: "Clinician",
+  patient: "Patient",
+};
+
 export function isStaffRole(role: string): role is StaffRole {
   return (STAFF_ROLES as readonly string[]).includes(role);
 }

@@ -17,8 +17,8 @@ export type SessionData = {
   reset?:
     | { channel: "email" | "sms"; codeId: string; userId: string; verified: boolean }
     | { done: true };
-  // Registration (spec 1 §4.3): the code sent to the phone being verified, and the verified phone.
-  signup?: { codeId?: string; phone?: string; verifiedPhone?: string };
+  // Registration (spec 1 §4.3): the pending account's code, or that it was just created.
+  signup?: { codeId: string } | { done: true };
   // Password and Security (spec 1 §4.4): the open panel's progress.
   security?: { panel: string; confirmedAt?: number; codeId?: string; newValue?: string };
   // Set by readData when an authenticated session timed out; the guard turns it into the

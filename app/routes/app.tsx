@@ -39,6 +39,13 @@ export default function AppLayout() {
     .map((m) => (m.handle as RouteHandle | undefined)?.heading)
     .find((h) => h !== undefined);
   const text = typeof heading === "function" ? heading(shell.user.role) : (heading ?? "");
+  if (matches.some((m) => (m.handle as RouteHandle | undefined)?.bare)) {
+    return (
+      <main className="app-content bg-light min-vh-100 p-3 p-lg-4">
+        <Outlet />
+      </main>
+    );
+  }
   return (
     <AppShell shell={shell} heading={text}>
       <Flash flash={useRootFlash()} />

@@ -149,10 +149,13 @@ describe("outbox", () => {
       const to = uid("1512");
       const id = await enqueue({ channel: "sms", to, body: "code" });
       await new Promise((r) => setTimeout(r, 50));
-      expect((await prisma.outboxMessage.findUniqueOrThrow({ where: { id } })).status).toBe(
-        "pending",
-      );
+      const failed = await prisma.outboxMessage.findUniqueOrThrow({ where: { id } });
+      expect(failed).toMatchObject({ status: "pending", attempts: 1, lastError: "provider down" });
+      expect(failed.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
       fail = false;
+      await deliverPending(); // still backing off
+      expect(sent).toEqual([]);
+      await prisma.outboxMessage.update({ where: { id }, data: { nextAttemptAt: new Date() } });
       await deliverPending();
       expect(sent).toEqual([to]);
 
@@ -162,7 +165,9 @@ describe("outbox", () => {
           to: uid("1512"),
           body: "x",
           status: "sending",
+          attempts: 1,
           createdAt: new Date(Date.now() - 10 * 60_000),
+          nextAttemptAt: new Date(Date.now() - 10 * 60_000), // while sending: when it was claimed
         },
       });
       await deliverPending();

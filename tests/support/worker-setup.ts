@@ -2,13 +2,13 @@
 // any app module reads the environment.
 import fs from "node:fs";
 import path from "node:path";
-import { TEMPLATE_DB, TEST_SESSION_SECRET, TMP_DIR } from "./paths";
+import { runDir, templateDb, TEST_SESSION_SECRET } from "./paths";
 
 const marker = globalThis as unknown as { __arcWorkerDb?: string };
 if (!marker.__arcWorkerDb) {
-  const dir = path.join(TMP_DIR, `worker-${process.env.VITEST_POOL_ID ?? "0"}-${process.pid}`);
+  const dir = path.join(runDir(), `worker-${process.env.VITEST_POOL_ID ?? "0"}-${process.pid}`);
   fs.mkdirSync(dir, { recursive: true });
-  fs.copyFileSync(TEMPLATE_DB, path.join(dir, "arc.db"));
+  fs.copyFileSync(templateDb(), path.join(dir, "arc.db"));
   marker.__arcWorkerDb = dir;
 }
 process.env.DATA_DIR = marker.__arcWorkerDb;

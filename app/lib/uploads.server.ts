@@ -1,0 +1,192 @@
+// Photo uploads (DESIGN.md §4 "image upload widget and CDN"): Remix's multipart parser reads the
+// form into memory, sharp checks what the bytes really are, crops them 1:1 and stores a 256x256
+// WebP under DATA_DIR/uploads/<year>/<upload id>.webp with an Upload row.
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import {
+  MaxPartSizeExceededError,
+  unstable_createMemoryUploadHandler,
+  unstable_parseMultipartFormData,
+  type UploadHandler,
+} from "@remix-run/node";
+import sharp from "sharp";
+import { prisma } from "./db.server";
+import { env } from "./env.server";
+import { logger } from "./logger.server";
+
+export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
+/** Room for the ordinary fields posted next to the photo. */
+const MAX_FORM_BYTES = MAX_PHOTO_BYTES + 256 * 1024;
+export const PHOTO_PIXELS = 256;
+const ACCEPTED_FORMATS = new Set(["jpeg", "png", "gif", "webp"]);
+
+export const PHOTO_MESSAGES = {
+  tooLarge: "The photo must be at most 5 MB.",
+  wrongType: "Please upload a JPEG, PNG, GIF or WebP image.",
+  unreadable: "The upload could not be read. Please try again.",
+} as const;
+
+export type PhotoUpload =
+  { ok: true; formData: FormData; photo: File | null } | { ok: false; message: string };
+
+export type SavePhotoResult = { ok: true; id: string } | { ok: false; message: string };
+
+/**
+ * Reads a multipart form with one photo field. `photo` is null when no file was chosen (browsers
+ * post an empty part then). A photo over 5 MB, or a body that is not a readable multipart form,
+ * gives `ok: false` with a message to show, never an exception.
+ */
+export async function parsePhotoUpload(
+  request: Request,
+  fieldName = "photo",
+): Promise<PhotoUpload> {
+  let formData: FormData;
+  try {
+    formData = await unstable_parseMultipartFormData(request, boundedMemoryHandler());
+  } catch (error) {
+    if (error instanceof MaxPartSizeExceededError) {
+      return { ok: false, message: PHOTO_MESSAGES.tooLarge };
+    }
+    // Not multipart at all, or a malformed body: the sender's fault, so a message, not a 500.
+    logger.warn("unreadable multipart form", { reason: (error as Error).message });
+    return { ok: false, message: PHOTO_MESSAGES.unreadable };
+  }
+  const value = formData.get(fieldName);
+  const photo = value instanceof File && value.size > 0 ? value : null;
+  return { ok: true, formData, photo };
+}
+
+// Remix's parser buffers in memory whatever part a handler leaves unread, and its memory handler
+// limits each part but not how many there are: counting every byte here keeps the whole form
+// within MAX_FORM_BYTES.
+function boundedMemoryHandler(): UploadHandler {
+  const memory = unstable_createMemoryUploadHandler({ maxPartSize: MAX_PHOTO_BYTES });
+  let total = 0;
+  async function* counted(name: string, data: AsyncIterable<Uint8Array>) {
+    for await (const chunk of data) {
+      total += chunk.byteLength;
+      if (total > MAX_FORM_BYTES) throw new MaxPartSizeExceededError(name, MAX_FORM_BYTES);
+      yield chunk;
+    }
+  }
+  return (part) => memory({ ...part, data: counted(part.name, part.data) });
+}
+
+/**
+ * Stores a photo: whatever its name or declared type says, sharp must read it as JPEG, PNG, GIF or
+ * WebP. It is turned upright, cropped to the centre square and saved as a 256x256 WebP (metadata
+ * such as EXIF location is not carried over). Returns the new Upload id.
+ */
+export async function savePhoto(input: {
+  ownerId: string;
+  kind: "photo" | "caresite";
+  file: File;
+}): Promise<SavePhotoResult> {
+  if (input.file.size > MAX_PHOTO_BYTES) return { ok: false, message: PHOTO_MESSAGES.tooLarge };
+  const stored = await toSquareWebp(Buffer.from(await input.file.arrayBuffer()));
+  if (!stored) return { ok: false, message: PHOTO_MESSAGES.wrongType };
+
+  const year = String(new Date().getUTCFullYear());
+  const dir = path.join(uploadsRoot(), year);
+  await fs.mkdir(dir, { recursive: true });
+  // Written under a temporary name and renamed into place, so a crash never leaves a half file
+  // under a name a row points to.
+  const temp = path.join(dir, `.${crypto.randomUUID()}.tmp`);
+  await writeDurably(temp, stored);
+
+  const placed: { path?: string } = {};
+  try {
+    const id = await prisma.$transaction(async (tx) => {
+      const row = await tx.upload.create({
+        data: {
+          ownerId: input.ownerId,
+          kind: input.kind,
+          fileName: Array.from(input.file.name).slice(0, 200).join(""),
+          mimeType: "image/webp",
+          sizeBytes: stored.byteLength,
+          sha256: crypto.createHash("sha256").update(stored).digest("hex"),
+          storagePath: "",
+        },
+        select: { id: true },
+      });
+      const storagePath = path.posix.join("uploads", year, `${row.id}.webp`);
+      await tx.upload.update({
+        where: { id: row.id },
+        data: { storagePath },
+        select: { id: true },
+      });
+      // The file is in place before the row commits: a row never names a missing file.
+      placed.path = resolveStoragePath(storagePath);
+      await fs.rename(temp, placed.path);
+      return row.id;
+    });
+    return { ok: true, id };
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    if (placed.path) await fs.rm(placed.path, { force: true });
+    throw error;
+  }
+}
+
+async function toSquareWebp(original: Buffer) {
+  try {
+    // Only the first frame of an animated GIF or WebP is read (sharp's default).
+    const { format } = await sharp(original).metadata();
+    if (!format || !ACCEPTED_FORMATS.has(format)) return null;
+    return await sharp(original)
+      .rotate()
+      .resize(PHOTO_PIXELS, PHOTO_PIXELS, { fit: "cover", position: "centre" })
+      .webp({ quality: 82 })
+      .toBuffer();
+  } catch {
+    // Not an image sharp can read, or a damaged one.
+    return null;
+  }
+}
+
+async function writeDurably(file: string, bytes: Buffer) {
+  const handle = await fs.open(file, "wx", 0o640);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function uploadsRoot() {
+  return path.join(env.dataDir, "uploads");
+}
+
+/** The absolute path of a stored file; refuses anything that would leave DATA_DIR/uploads. */
+export function resolveStoragePath(storagePath: string) {
+  const root = uploadsRoot();
+  const absolute = path.resolve(env.dataDir, storagePath);
+  if (!absolute.startsWith(root + path.sep)) {
+    throw new Error(`Upload path outside ${root}: ${storagePath}`);
+  }
+  return absolute;
+}
+
+/** The stored bytes, or null when the file is missing. */
+export async function readStoredFile(storagePath: string) {
+  try {
+    return await fs.readFile(resolveStoragePath(storagePath));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+export async function removeStoredFile(storagePath: string) {
+  await fs.rm(resolveStoragePath(storagePath), { force: true });
+}
+
+/** Deletes an Upload row, then its file (a crash in between leaves a stray file, never a row without one). */
+export async function deleteUpload(id: string) {
+  const row = await prisma.upload.findUnique({ where: { id }, select: { storagePath: true } });
+  if (!row) return;
+  await prisma.upload.deleteMany({ where: { id } });
+  if (row.storagePath) await removeStoredFile(row.storagePath);
+}

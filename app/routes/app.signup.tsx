@@ -1,0 +1,33 @@
+// /app/signup: the registration page for a signed-in visitor (spec 1 §2.2: no role restriction;
+// the side bar and top bar are hidden), e.g. someone opening an invitation for another account.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { RegistrationPage } from "~/components/RegistrationPage";
+import { requireUser } from "~/lib/auth.server";
+import { registrationAction, registrationLoader } from "~/lib/registrationFlow.server";
+import type { RouteHandle } from "~/root";
+
+export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+
+export const handle: RouteHandle = { bare: true, heading: "Register" };
+export const meta: MetaFunction = () => [{ title: "Register | ARC Connect" }];
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args.request);
+  return registrationLoader(args);
+}
+
+export async function action(args: ActionFunctionArgs) {
+  await requireUser(args.request);
+  return registrationAction(args);
+}
+
+export default function AppSignup() {
+  return (
+    <div className="card mx-auto" style={{ maxWidth: "48rem" }}>
+      <div className="card-body p-4">
+        <h1 className="h4 mb-3">Register</h1>
+        <RegistrationPage />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+// A real SMTP server on 127.0.0.1 for the email tests (smtp-server receives, mailparser reads).
+import type { AddressInfo } from "node:net";
+import { simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+/** A message as the SMTP server received it. */
+export type ReceivedMail = {
+  envelope: { from: string | null; to: string[] };
+  headers: { from: string; to: string; subject: string };
+  /** the top-level content type, e.g. multipart/alternative */
+  contentType: string;
+  text: string | null;
+  html: string | null;
+  attachments: { filename?: string; contentType: string; content: Buffer }[];
+};
+
+export async function waitFor<T>(
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Starts the server (a free port unless one is given). `receivedMail(match)` waits until a message
+ * matching `match` has arrived. `delayMs` holds each message's final answer back (a slow server).
+ */
+export async function startSmtpServer(options: { port?: number; delayMs?: number } = {}) {
+  const received: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      const envelope = {
+        from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
+        to: session.envelope.rcptTo.map((r) => r.address),
+      };
+      simpleParser(stream)
+        .then((mail) => {
+          const address = (a: typeof mail.to) =>
+            Array.isArray(a) ? a.map((x) => x.text).join(", ") : (a?.text ?? "");
+          const contentType = mail.headers.get("content-type") as { value: string } | undefined;
+          setTimeout(() => {
+            received.push({
+              envelope,
+              headers: {
+                from: mail.from?.text ?? "",
+                to: address(mail.to),
+                subject: mail.subject ?? "",
+              },
+              contentType: contentType?.value ?? "text/plain",
+              text: mail.text ?? null,
+              html: mail.html || null,
+              attachments: mail.attachments.map((a) => ({
+                filename: a.filename,
+                contentType: a.contentType,
+                content: a.content,
+              })),
+            });
+            callback();
+          }, options.delayMs ?? 0);
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    receivedMail(match: (mail: ReceivedMail) => boolean) {
+      return waitFor(() => received.find(match));
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
