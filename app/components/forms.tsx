@@ -45,12 +45,14 @@ export function SubmitButton({
   name,
   value,
   formNoValidate,
+  disabled,
 }: {
   children: ReactNode;
   className?: string;
   name?: string;
   value?: string;
   formNoValidate?: boolean;
+  disabled?: boolean;
 }) {
   const submitting = useIsSubmitting();
   return (
@@ -59,7 +61,7 @@ export function SubmitButton({
       className={className}
       name={name}
       value={value}
-      disabled={submitting}
+      disabled={submitting || disabled}
       formNoValidate={formNoValidate}
     >
       {submitting ? <span className="spinner-border spinner-border-sm me-2" aria-hidden /> : null}

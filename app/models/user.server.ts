@@ -65,3 +65,79 @@ export async function getShellUser(userId: string) {
 }
 
 export type ShellUser = NonNullable<Awaited<ReturnType<typeof getShellUser>>>;
+
+const profileSelect = {
+  id: true,
+  username: true,
+  firstName: true,
+  lastName: true,
+  addressLine1: true,
+  addressLine2: true,
+  country: true,
+  state: true,
+  city: true,
+  zip: true,
+  phone: true,
+  email: true,
+  photoId: true,
+  role: true,
+} as const;
+
+export function getProfile(userId: string) {
+  return prisma.user.findUniqueOrThrow({ where: { id: userId }, select: profileSelect });
+}
+
+export type ProfileChanges = {
+  firstName: string;
+  lastName: string;
+  addressLine1: string;
+  addressLine2: string;
+  city: string;
+  state: string;
+  country: string;
+  zip: string;
+};
+
+/** Saves the editable profile fields; "unchanged" when they already hold these values. */
+export async function updateProfile(userId: string, changes: ProfileChanges) {
+  const current = await prisma.user.findUniqueOrThrow({
+    where: { id: userId },
+    select: profileSelect,
+  });
+  const changed = (Object.keys(changes) as (keyof ProfileChanges)[]).some(
+    (k) => (current[k] ?? "") !== changes[k],
+  );
+  if (!changed) return "unchanged" as const;
+  await prisma.user.update({ where: { id: userId }, data: changes });
+  return "updated" as const;
+}
+
+/**
+ * Another user's profile as the viewer may see it (spec 1 §2.8): the provider's admins see
+ * anyone; everyone else sees themselves and users who share an accepted care site with them.
+ * Null otherwise (the route answers 404).
+ */
+export function getVisibleProfile(viewer: { id: string; role: string }, userId: string) {
+  const everyone = viewer.role === "superadmin" || viewer.role === "abmadmin";
+  return prisma.user.findFirst({
+    where: {
+      id: userId,
+      ...(everyone
+        ? {}
+        : {
+            OR: [
+              { id: viewer.id },
+              {
+                memberships: {
+                  some: {
+                    status: "accepted",
+                    careSite: { memberships: { some: { userId: viewer.id, status: "accepted" } } },
+                  },
+                },
+              },
+            ],
+          }),
+    },
+    select: profileSelect,
+  });
+}

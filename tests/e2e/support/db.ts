@@ -148,3 +148,149 @@ export async function createSession(userId: string) {
   const serialized = await sessionCookie.serialize(sessionId);
   return serialized.split(";")[0].slice("__arc_session=".length);
 }
+
+/** The newest code emailed to an address (password reset by email), read from the outbox table. */
+export function latestEmailCode(email: string, after = 0) {
+  const database = db();
+  try {
+    const row = database
+      .prepare(
+        `SELECT body FROM "OutboxMessage" WHERE "to" = ? AND channel = 'email' AND createdAt >= ?
+         ORDER BY createdAt DESC LIMIT 1`,
+      )
+      .get(email, after) as { body: string } | undefined;
+    return row?.body.match(/\b(\d{4})\b/)?.[1] ?? null;
+  } finally {
+    database.close();
+  }
+}
+
+/**
+ * An invitation link's param1 as the app makes it (app/models/invitationToken.server.ts):
+ * `${invitationId}.${random}` signed with an HMAC keyed from the session secret.
+ */
+export function invitationToken(invitationId: string) {
+  const payload = `${invitationId}.${crypto.randomBytes(16).toString("base64url")}`;
+  const key = crypto.createHmac("sha256", TEST_SESSION_SECRET).update("invitation-token").digest();
+  const signature = crypto.createHmac("sha256", key).update(payload).digest("base64url");
+  const token = `${payload}.${signature}`;
+  return { token, tokenHash: crypto.createHash("sha256").update(token).digest("hex") };
+}
+
+/** An invitation row for a new email address with a valid link token; returns the token. */
+export async function createInvitation(
+  options: {
+    role?: string;
+    careSiteId?: string | null;
+    status?: string;
+    expiresInMs?: number;
+  } = {},
+) {
+  const inviter = await createUser("superadmin");
+  const invitationId = id("i_");
+  const email = `${id("e2e.inv.")}@example.test`;
+  const { token, tokenHash } = invitationToken(invitationId);
+  const now = Date.now();
+  const database = db();
+  try {
+    database
+      .prepare(
+        `INSERT INTO "Invitation" (id, email, role, careSiteId, invitedById, status, tokenHash,
+           expiresAt, createdAt, updatedAt)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        invitationId,
+        email,
+        options.role ?? "clinician",
+        options.careSiteId === undefined ? anyCareSiteId() : options.careSiteId,
+        inviter.id,
+        options.status ?? "pending",
+        tokenHash,
+        now + (options.expiresInMs ?? 24 * 3_600_000),
+        now,
+        now,
+      );
+  } finally {
+    database.close();
+  }
+  return { id: invitationId, email, token };
+}
+
+export function invitationById(invitationId: string) {
+  const database = db();
+  try {
+    return database
+      .prepare(
+        `SELECT id, email, role, careSiteId, status, membershipId FROM "Invitation" WHERE id = ?`,
+      )
+      .get(invitationId) as {
+      id: string;
+      email: string;
+      role: string;
+      careSiteId: string | null;
+      status: string;
+      membershipId: string | null;
+    };
+  } finally {
+    database.close();
+  }
+}
+
+/** A user found by username with their memberships, or undefined. */
+export function registeredUser(username: string) {
+  const database = db();
+  try {
+    const user = database
+      .prepare(
+        `SELECT id, username, email, phone, role, status, firstName, lastName FROM "User"
+         WHERE username = ?`,
+      )
+      .get(username) as
+      | {
+          id: string;
+          username: string;
+          email: string;
+          phone: string;
+          role: string;
+          status: string;
+          firstName: string;
+          lastName: string;
+        }
+      | undefined;
+    if (!user) return undefined;
+    const memberships = database
+      .prepare(`SELECT id, careSiteId, role, status FROM "Membership" WHERE userId = ?`)
+      .all(user.id) as { id: string; careSiteId: string; role: string; status: string }[];
+    return { ...user, memberships };
+  } finally {
+    database.close();
+  }
+}
+
+export function passwordHashOf(userId: string) {
+  const database = db();
+  try {
+    return (
+      database.prepare(`SELECT passwordHash FROM "User" WHERE id = ?`).get(userId) as {
+        passwordHash: string;
+      }
+    ).passwordHash;
+  } finally {
+    database.close();
+  }
+}
+
+/**
+ * Forgets the per-client request counts of one action ("reset", "register"). Every test browser
+ * comes from the same address, so both projects together would otherwise reach the app's
+ * per-address limits (e.g. 10 reset requests in 15 minutes) on a single run.
+ */
+export function clearClientRateLimit(action: string) {
+  const database = db();
+  try {
+    database.prepare(`DELETE FROM "AuthThrottle" WHERE key LIKE ?`).run(`ip:%:${action}`);
+  } finally {
+    database.close();
+  }
+}

@@ -1,0 +1,187 @@
+// /app/settings: Edit user profile (spec 1 §2.7, §5.5) and the profile photo (1:1, stored by us).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { ValidatedForm, validationError } from "remix-validated-form";
+import { FormError, SubmitButton, TextField } from "~/components/forms";
+import { CountryAndState, ReadOnlyField } from "~/components/ProfileFields";
+import { requireRole } from "~/lib/auth.server";
+import { photoUrl } from "~/lib/photoUrl";
+import { STAFF_ROLES } from "~/lib/roles";
+import { commitSession, flash, getSession } from "~/lib/session.server";
+import { parsePhotoUpload } from "~/lib/uploads.server";
+import { setUserPhoto } from "~/models/photo.server";
+import { getProfile, updateProfile } from "~/models/user.server";
+import type { RouteHandle } from "~/root";
+import { accountMessages, profileValidator } from "~/validation/account";
+
+export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+
+export const handle: RouteHandle = { heading: "Edit user profile" };
+export const meta: MetaFunction = () => [{ title: "Edit user profile | ARC Connect" }];
+
+const UNCHANGED = "Nothing to save: the profile is unchanged.";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRole(request, STAFF_ROLES);
+  const profile = await getProfile(user.id);
+  return { profile: { ...profile, photoUrl: photoUrl(profile.photoId) } };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireRole(request, STAFF_ROLES);
+  const session = await getSession(request);
+  const saved = async (message: string) => {
+    flash(session, "success", message);
+    return redirect("/app/settings", { headers: { "Set-Cookie": await commitSession(session) } });
+  };
+
+  if (request.headers.get("Content-Type")?.startsWith("multipart/form-data")) {
+    const upload = await parsePhotoUpload(request);
+    if (!upload.ok) return data({ photoError: upload.message }, { status: 400 });
+    if (!upload.photo)
+      return data({ photoError: "Please choose a photo to upload." }, { status: 400 });
+    const result = await setUserPhoto(user.id, upload.photo);
+    if (!result.ok) return data({ photoError: result.message }, { status: 400 });
+    return saved("Profile photo was updated successfully");
+  }
+
+  const form = await request.formData();
+  if (form.get("intent") !== "profile") throw new Response("Unknown intent", { status: 400 });
+  const result = await profileValidator.validate(form);
+  if (result.error) return validationError(result.error, result.submittedData);
+  const outcome = await updateProfile(user.id, result.data);
+  if (outcome === "unchanged") return data({ formInfo: UNCHANGED }, { status: 400 });
+  return saved(accountMessages.profileUpdated);
+}
+
+/** With JavaScript, Submit stays disabled while the form equals what is saved (spec 1 §2.7). */
+function useDirtyForm() {
+  const ref = useRef<HTMLFormElement>(null);
+  const initial = useRef<string | null>(null);
+  const [state, setState] = useState<"server" | "clean" | "dirty">("server");
+  const snapshot = () =>
+    ref.current ? new URLSearchParams(new FormData(ref.current) as never).toString() : "";
+  useEffect(() => {
+    initial.current = snapshot();
+    setState("clean");
+  }, []);
+  const onChange = (_: FormEvent) => setState(snapshot() === initial.current ? "clean" : "dirty");
+  return { ref, onChange, disabled: state === "clean" };
+}
+
+export default function EditProfile() {
+  const { profile } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as
+    { fieldErrors?: unknown; formInfo?: string; photoError?: string } | undefined;
+  const dirty = useDirtyForm();
+  return (
+    <div className="row g-3">
+      <div className="col-lg-3">
+        <div className="card">
+          <div className="card-body text-center">
+            <img
+              src={profile.photoUrl}
+              alt="Profile"
+              width={128}
+              height={128}
+              className="rounded-circle mb-3"
+            />
+            <Form method="post" encType="multipart/form-data">
+              <label htmlFor="photo" className="form-label">
+                Photo (JPEG, PNG, GIF or WebP, at most 5 MB; cropped square)
+              </label>
+              <input
+                id="photo"
+                name="photo"
+                type="file"
+                accept="image/jpeg,image/png,image/gif,image/webp"
+                className={`form-control mb-2 ${actionData?.photoError ? "is-invalid" : ""}`}
+              />
+              {actionData?.photoError ? (
+                <div className="invalid-feedback">{actionData.photoError}</div>
+              ) : null}
+              <button type="submit" className="btn btn-outline-primary btn-sm">
+                Upload photo
+              </button>
+            </Form>
+          </div>
+        </div>
+      </div>
+      <div className="col-lg-9">
+        <div className="card">
+          <div className="card-body">
+            {actionData?.fieldErrors ? (
+              <FormError message={accountMessages.profileNotUpdated} />
+            ) : null}
+            {actionData?.formInfo ? (
+              <div className="alert alert-info" role="status">
+                {actionData.formInfo}
+              </div>
+            ) : null}
+            <ValidatedForm
+              validator={profileValidator}
+              method="post"
+              noValidate
+              formRef={dirty.ref}
+              onChange={dirty.onChange}
+              defaultValues={{
+                firstName: profile.firstName,
+                lastName: profile.lastName,
+                addressLine1: profile.addressLine1 ?? "",
+                addressLine2: profile.addressLine2 ?? "",
+                country: profile.country ?? "United States",
+                state: profile.state ?? "",
+                city: profile.city ?? "",
+                zip: profile.zip ?? "",
+              }}
+            >
+              <input type="hidden" name="intent" value="profile" />
+              <div className="row">
+                <div className="col-md-6">
+                  <ReadOnlyField id="username" label="User name" value={profile.username} />
+                </div>
+                <div className="col-md-6" />
+                <div className="col-md-6">
+                  <TextField name="firstName" label="First name" autoComplete="given-name" />
+                </div>
+                <div className="col-md-6">
+                  <TextField name="lastName" label="Last name" autoComplete="family-name" />
+                </div>
+                <div className="col-md-6">
+                  <TextField
+                    name="addressLine1"
+                    label="Address line 1"
+                    autoComplete="address-line1"
+                  />
+                </div>
+                <div className="col-md-6">
+                  <TextField
+                    name="addressLine2"
+                    label="Address line 2"
+                    autoComplete="address-line2"
+                  />
+                </div>
+                <CountryAndState />
+                <div className="col-md-6">
+                  <TextField name="city" label="City" autoComplete="address-level2" />
+                </div>
+                <div className="col-md-6">
+                  <TextField name="zip" label="Zip" autoComplete="postal-code" />
+                </div>
+                <div className="col-md-6">
+                  <ReadOnlyField id="phone" label="Phone" value={`+${profile.phone}`} />
+                </div>
+                <div className="col-md-6">
+                  <ReadOnlyField id="email" label="Email" value={profile.email} />
+                </div>
+              </div>
+              <SubmitButton disabled={dirty.disabled}>Submit</SubmitButton>
+            </ValidatedForm>
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
