@@ -222,8 +222,8 @@ function CodeStep({
         </>
       )}
       <FormError message={formError} />
-      <ValidatedForm validator={verificationCodeValidator} method="post" noValidate>
-        {!page.verified ? (
+      {!page.verified ? (
+        <ValidatedForm validator={verificationCodeValidator} method="post" noValidate>
           <TextField
             name="code"
             label="Verification code"
@@ -233,19 +233,26 @@ function CodeStep({
             autoFocus
             className="code-input"
           />
-        ) : null}
-        {page.invited ? <input type="hidden" name="phone" value={page.phone} /> : null}
-        <div className="d-flex gap-2">
-          {page.invited && !page.verified ? (
-            <SubmitButton name="intent" value="verify" className="btn btn-outline-primary">
-              Verify
-            </SubmitButton>
-          ) : null}
-          <SubmitButton name="intent" value="register" formNoValidate>
-            Submit
+          {/* Self-registration: the code and Submit go together. Invited: Verify, then Submit. */}
+          <SubmitButton
+            name="intent"
+            value={page.invited ? "verify" : "register"}
+            className={page.invited ? "btn btn-outline-primary" : "btn btn-primary"}
+          >
+            {page.invited ? "Verify" : "Submit"}
           </SubmitButton>
-        </div>
-      </ValidatedForm>
+        </ValidatedForm>
+      ) : null}
+      {page.invited ? (
+        // A plain form: Submit must reach the server even before the code is verified, to be
+        // told to verify first (spec 1 §5.3).
+        <Form method="post" className="mt-3">
+          <input type="hidden" name="phone" value={page.phone} />
+          <button type="submit" name="intent" value="register" className="btn btn-primary">
+            Submit
+          </button>
+        </Form>
+      ) : null}
       <div className="d-flex flex-wrap gap-3 mt-3">
         {!page.verified ? (
           <Form method="post">

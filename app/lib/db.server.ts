@@ -26,3 +26,27 @@ export async function disconnectDatabase() {
   await prisma.$disconnect();
   delete globalForDb.__arcPrisma;
 }
+
+type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+
+function isBusy(error: unknown) {
+  const message = error instanceof Error ? error.message : String(error);
+  return /database is locked|SQLITE_BUSY/i.test(message);
+}
+
+/**
+ * An interactive transaction that reads before it writes. SQLite cannot upgrade such a transaction
+ * when another connection (a script, a test fixture) wrote since its read began, and answers
+ * "database is locked" at once, without waiting; running it again is the cure. Only for
+ * transactions whose work is all in the database (safe to repeat).
+ */
+export async function readWriteTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await prisma.$transaction(fn);
+    } catch (error) {
+      if (attempt >= 5 || !isBusy(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+    }
+  }
+}

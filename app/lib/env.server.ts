@@ -23,6 +23,7 @@ const schema = z.object({
   EXPOSE_OUTBOX: flag,
   LOG_REQUESTS: z.enum(["0", "1"]).default("1"),
   PUBLIC_URL: z.string().url().optional(),
+  RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default("ARC Connect <no-reply@arcconnect.example>"),
   SMS_PROVIDER_URL: z.string().url().optional(),
@@ -54,6 +55,8 @@ function parse() {
     outboxPageEnabled: raw.NODE_ENV !== "production" || raw.EXPOSE_OUTBOX,
     exposeOutboxInProduction: raw.NODE_ENV === "production" && raw.EXPOSE_OUTBOX,
     logRequests: raw.LOG_REQUESTS === "1",
+    /** Multiplies every per-client request limit (the browser tests all come from 127.0.0.1). */
+    rateLimitScale: raw.RATE_LIMIT_SCALE,
     /** Where the portal is reached from outside, for links in emails. */
     publicUrl: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ""),
     smtpUrl: raw.SMTP_URL ?? null,

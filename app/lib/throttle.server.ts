@@ -1,6 +1,7 @@
 // Failed-attempt limits for the sign-in steps, kept in the database so a restart does not reset
 // them. A key is locked once it reaches `max` failures within `windowMs`, for `lockMs`.
-import { prisma } from "./db.server";
+import { prisma, readWriteTransaction } from "./db.server";
+import { env } from "./env.server";
 
 export type Limit = { max: number; windowMs: number; lockMs: number };
 
@@ -16,7 +17,7 @@ export async function lockedUntil(key: string, now = new Date()) {
 
 /** Records a failure; returns the time the key is locked until, if this failure locked it. */
 export async function recordFailure(key: string, limit: Limit, now = new Date()) {
-  return prisma.$transaction(async (tx) => {
+  return readWriteTransaction(async (tx) => {
     const row = await tx.authThrottle.findUnique({ where: { key } });
     const windowOpen = row && now.getTime() - row.windowStartsAt.getTime() < limit.windowMs;
     const failures = windowOpen ? row.failures + 1 : 1;
@@ -56,7 +57,7 @@ export const TOO_MANY_REQUESTS = "Too many requests. Please wait a few minutes a
 
 /** Counts one attempt under `key`; false when the key is over its limit for the current window. */
 export async function consume(key: string, rate: Rate, now = new Date()) {
-  return prisma.$transaction(async (tx) => {
+  return readWriteTransaction(async (tx) => {
     const row = await tx.authThrottle.findUnique({ where: { key } });
     const windowOpen = row && now.getTime() - row.windowStartsAt.getTime() < rate.windowMs;
     const count = windowOpen ? row.failures + 1 : 1;
@@ -74,5 +75,6 @@ export async function consume(key: string, rate: Rate, now = new Date()) {
  * is nothing to key on and the limit does not apply; server.ts always sets one.
  */
 export async function consumeForIp(ip: string | null, action: string, rate: Rate) {
-  return ip ? consume(`ip:${ip}:${action}`, rate) : true;
+  if (!ip) return true;
+  return consume(`ip:${ip}:${action}`, { ...rate, max: rate.max * env.rateLimitScale });
 }

@@ -1,6 +1,6 @@
 // Profile photos and care site pictures: who may see which, and replacing one. The files and
 // Upload rows are made by lib/uploads.server.ts.
-import { prisma } from "~/lib/db.server";
+import { prisma, readWriteTransaction } from "~/lib/db.server";
 import { isStaffRole, STAFF_ROLES } from "~/lib/roles";
 import {
   deleteUpload,
@@ -120,7 +120,7 @@ async function switchPhoto(
 ) {
   let previous: { storagePath: string } | null = null;
   try {
-    previous = await prisma.$transaction(async (tx) => {
+    previous = await readWriteTransaction(async (tx) => {
       const previousId = await repoint(tx);
       if (!previousId || previousId === newId) return null;
       const old = await tx.upload.findUnique({

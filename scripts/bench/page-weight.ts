@@ -33,6 +33,11 @@ type RouteSpec = { path: string; role: Role | null; label: string; expectStatus?
 const ROUTES: RouteSpec[] = [
   { path: "/", role: null, label: "Sign in" },
   { path: "/expired", role: null, label: "Session expired" },
+  { path: "/forgotpassword", role: null, label: "Forgot password" },
+  { path: "/restorepasswordwithemail", role: null, label: "Reset by email" },
+  { path: "/signup", role: null, label: "Register" },
+  { path: "/app/settings", role: "clinician", label: "Edit user profile" },
+  { path: "/app/PasswordAndSecurity?panel=password", role: "clinician", label: "Settings" },
   { path: "/app", role: "superadmin", label: "Dashboard" },
   { path: "/app", role: "abmadmin", label: "Dashboard" },
   { path: "/app", role: "clinicadmin", label: "Care Site Dashboard" },

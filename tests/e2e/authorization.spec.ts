@@ -3,17 +3,17 @@
 // role checks are expected to fail today, and Playwright fails the run once they pass, so whoever
 // builds the screen must take the pending mark off and keep the check.
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { anyCareSiteId, createSession, createUser, userByUsername } from "./support/db";
+import { anyCareSiteId, createSession, createUser } from "./support/db";
 
 const STAFF = ["superadmin", "abmadmin", "clinicadmin", "clinician"] as const;
 type Staff = (typeof STAFF)[number];
 const ALL = STAFF;
 const SITE = ["clinicadmin", "clinician"] as const;
 
-type AppRoute = { path: () => string; roles: readonly Staff[]; pending?: string };
+/** path: gets the visiting user's id (for routes about a user). */
+type AppRoute = { path: (self: string) => string; roles: readonly Staff[]; pending?: string };
 
 const careSiteId = () => anyCareSiteId();
-const someUserId = () => userByUsername("demo.superadmin").id;
 const patientParam = () =>
   Buffer.from(JSON.stringify({ profile_id: null, clinic_id: null, pair_id: null })).toString(
     "base64",
@@ -21,18 +21,14 @@ const patientParam = () =>
 
 const appRoutes: Record<string, AppRoute> = {
   "/app": { path: () => "/app", roles: ALL },
-  "/app/settings": { path: () => "/app/settings", roles: ALL, pending: "issue 3" },
-  "/app/userinfo/{id}": {
-    path: () => `/app/userinfo/${someUserId()}`,
-    roles: ALL,
-    pending: "issue 3",
-  },
+  "/app/settings": { path: () => "/app/settings", roles: ALL },
+  "/app/userinfo/{id}": { path: (self) => `/app/userinfo/${self}`, roles: ALL },
   "/app/notificationsettings": {
     path: () => "/app/notificationsettings",
     roles: SITE,
     pending: "issue 8",
   },
-  "/app/signup": { path: () => "/app/signup", roles: ALL, pending: "issue 3" },
+  "/app/signup": { path: () => "/app/signup", roles: ALL },
   "/app/chat": { path: () => "/app/chat", roles: ALL, pending: "issue 9" },
   "/app/satable": { path: () => "/app/satable", roles: ["superadmin"], pending: "issue 4" },
   "/app/invitation": { path: () => "/app/invitation", roles: ["abmadmin"], pending: "issue 4" },
@@ -63,11 +59,7 @@ const appRoutes: Record<string, AppRoute> = {
     roles: ALL,
     pending: "issue 6",
   },
-  "/app/PasswordAndSecurity": {
-    path: () => "/app/PasswordAndSecurity",
-    roles: ALL,
-    pending: "issue 3",
-  },
+  "/app/PasswordAndSecurity": { path: () => "/app/PasswordAndSecurity", roles: ALL },
   "/app/clinicprofiledetails": {
     path: () => `/app/clinicprofiledetails?c_id=${careSiteId()}`,
     roles: ["superadmin", "abmadmin"],
@@ -81,21 +73,20 @@ type PublicRoute = { path: string; redirectsSignedIn: boolean; pending?: string 
 const publicRoutes: PublicRoute[] = [
   { path: "/", redirectsSignedIn: true },
   { path: "/expired", redirectsSignedIn: true },
-  { path: "/forgotpassword", redirectsSignedIn: true, pending: "issue 3" },
-  { path: "/restorepasswordwithemail", redirectsSignedIn: true, pending: "issue 3" },
-  { path: "/restorepasswordwithphone", redirectsSignedIn: true, pending: "issue 3" },
-  { path: "/signup", redirectsSignedIn: true, pending: "issue 3" },
-  { path: "/acceptinvite", redirectsSignedIn: true, pending: "issue 4" },
+  { path: "/forgotpassword", redirectsSignedIn: true },
+  { path: "/restorepasswordwithemail", redirectsSignedIn: true },
+  { path: "/restorepasswordwithphone", redirectsSignedIn: true },
+  { path: "/signup", redirectsSignedIn: true },
+  { path: "/acceptinvite", redirectsSignedIn: true },
   { path: "/decrypt", redirectsSignedIn: false, pending: "issue 7" },
   { path: "/deviceStats", redirectsSignedIn: false, pending: "issue 10" },
   { path: "/dash", redirectsSignedIn: false, pending: "issue 7" },
 ];
 
-async function cookieFor(role: Staff) {
-  const user = await createUser(role, {
-    careSiteIds: SITE.includes(role as never) ? [careSiteId()] : [],
-  });
-  return `__arc_session=${await createSession(user.id)}`;
+async function signIn(role: Staff) {
+  const careSiteIds = SITE.includes(role as never) ? [careSiteId()] : [];
+  const user = await createUser(role, { careSiteIds });
+  return { id: user.id, cookie: `__arc_session=${await createSession(user.id)}` };
 }
 
 async function get(request: APIRequestContext, path: string, cookie?: string) {
@@ -104,7 +95,7 @@ async function get(request: APIRequestContext, path: string, cookie?: string) {
 
 for (const [name, route] of Object.entries(appRoutes)) {
   test(`${name}: a signed-out visitor is sent to /`, async ({ request }) => {
-    const response = await get(request, route.path());
+    const response = await get(request, route.path("someone"));
     expect(response.status()).toBe(302);
     expect(response.headers().location).toBe("/");
   });
@@ -112,7 +103,8 @@ for (const [name, route] of Object.entries(appRoutes)) {
   test(`${name}: open to ${route.roles.join(", ")} only`, async ({ request }) => {
     if (route.pending) test.fail(true, `pending: the screen lands with ${route.pending}`);
     for (const role of STAFF) {
-      const response = await get(request, route.path(), await cookieFor(role));
+      const visitor = await signIn(role);
+      const response = await get(request, route.path(visitor.id), visitor.cookie);
       const expected = route.roles.includes(role) ? 200 : 403;
       expect(response.status(), `${role} on ${name}`).toBe(expected);
     }
@@ -125,7 +117,7 @@ for (const route of publicRoutes) {
   }) => {
     if (route.pending) test.fail(true, `pending: the screen lands with ${route.pending}`);
     expect((await get(request, route.path)).status(), "signed out").toBe(200);
-    const signedIn = await get(request, route.path, await cookieFor("clinician"));
+    const signedIn = await get(request, route.path, (await signIn("clinician")).cookie);
     if (route.redirectsSignedIn) {
       expect(signedIn.status()).toBe(302);
       expect(signedIn.headers().location).toBe("/app");

@@ -4,7 +4,6 @@ import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
 import {
   anyCareSiteId,
-  clearClientRateLimit,
   createUser,
   latestCode,
   latestEmailCode,
@@ -16,10 +15,6 @@ const NEW_PASSWORD = "Reset-pass2!";
 // app/validation/rules.ts PASSWORD_PATTERN_MESSAGE
 const PASSWORD_PATTERN_MESSAGE =
   "Password must be at least 8 characters long and contain an uppercase letter, a lowercase letter, a digit and a special character (-+_!@#$%^&*.,?)";
-
-// Every test browser posts from the same address; the app allows 10 reset requests per address
-// in 15 minutes, which the two projects together would use up.
-test.beforeEach(() => clearClientRateLimit("reset"));
 
 const fieldError = (page: Page, name: string) => page.locator(`#field-${name}-error`);
 

@@ -280,17 +280,3 @@ export function passwordHashOf(userId: string) {
     database.close();
   }
 }
-
-/**
- * Forgets the per-client request counts of one action ("reset", "register"). Every test browser
- * comes from the same address, so both projects together would otherwise reach the app's
- * per-address limits (e.g. 10 reset requests in 15 minutes) on a single run.
- */
-export function clearClientRateLimit(action: string) {
-  const database = db();
-  try {
-    database.prepare(`DELETE FROM "AuthThrottle" WHERE key LIKE ?`).run(`ip:%:${action}`);
-  } finally {
-    database.close();
-  }
-}

@@ -12,6 +12,8 @@ export function serverEnv(dataDir: string, port: number): Record<string, string>
     DATA_DIR: dataDir,
     SESSION_SECRET: TEST_SESSION_SECRET,
     LOG_REQUESTS: "0",
+    // Every test browser comes from 127.0.0.1: per-client limits are for real clients.
+    RATE_LIMIT_SCALE: "100",
     PATH: process.env.PATH ?? "",
   };
 }
