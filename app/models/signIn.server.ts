@@ -55,19 +55,20 @@ export async function startSignIn(login: string, password: string, ip: string | 
   const account = await findAccountByLogin(login);
   // Failures count against the account the login names, so guessing is limited per account.
   const passwordKey = `password:${account?.id}`;
-  if (account && (await lockedUntil(passwordKey))) throw new SignInError(messages.passwordLocked);
+  if (account && (await lockedUntil(passwordKey)))
+    throw new SignInError(messages.passwordLocked, 429);
   const passwordOk = await verifyPassword(account?.passwordHash, password);
   if (!account || !passwordOk) {
     if (account) {
       await audit({ actorId: account.id, action: "signin.password_failed", ip });
       if (await recordFailure(passwordKey, limits.password)) {
-        throw new SignInError(messages.passwordLocked);
+        throw new SignInError(messages.passwordLocked, 429);
       }
     }
     throw new SignInError(messages.badCredentials);
   }
   if (!isStaffRole(account.role)) throw new SignInError(messages.notStaff);
-  if (await isCodeStepLocked(account.id)) throw new SignInError(messages.codeLocked);
+  if (await isCodeStepLocked(account.id)) throw new SignInError(messages.codeLocked, 429);
   await clearFailures(passwordKey);
 
   const issued = await issueCode({
@@ -108,7 +109,7 @@ export async function finishSignIn(
   });
   switch (result) {
     case "locked":
-      return { ok: false, message: messages.codeLocked, restart: true, status: 400 };
+      return { ok: false, message: messages.codeLocked, restart: true, status: 429 };
     case "busy":
       return { ok: false, message: TOO_MANY_REQUESTS, restart: false, status: 429 };
     case "expired":

@@ -302,3 +302,42 @@ describe("User info", () => {
     expect(statusOf(seen)).toBe(200);
   });
 });
+
+describe("malformed posts to the account screens", () => {
+  it("answer 4xx, never 500", async () => {
+    const user = await createUser({ role: "clinicadmin" });
+    const browser = await signedInBrowser(user.id);
+    const bodies: Record<string, string | string[]>[] = [
+      {},
+      { intent: "confirm" },
+      { panel: "email" },
+      { panel: "email", intent: "confirm", currentPassword: ["a", "b"] },
+      { panel: "email", intent: "newValue", newEmail: "x".repeat(1_000_000) },
+      { panel: "phone", intent: "code", code: "abcd" },
+      { panel: "password", intent: "password", oldPassword: "x".repeat(200_000) },
+      { panel: "units", intent: "units", mu: "Cubits" },
+      { panel: "nonsense", intent: "units" },
+    ];
+    for (const fields of bodies) {
+      const status = statusOf(await browser.run(security, browser.post(P, fields)));
+      expect(status, JSON.stringify(fields).slice(0, 80)).toBeGreaterThanOrEqual(300);
+      expect(status).toBeLessThan(500);
+    }
+    for (const fields of [
+      {},
+      { intent: "profile" },
+      { intent: "profile", firstName: ["a", "b"], zip: "x".repeat(500_000) },
+      { intent: "x" },
+    ]) {
+      const status = statusOf(await browser.run(settings, browser.post("/app/settings", fields)));
+      expect(status).toBeGreaterThanOrEqual(300);
+      expect(status).toBeLessThan(500);
+    }
+    const broken = new Request("http://localhost/app/settings", {
+      method: "POST",
+      headers: { Cookie: browser.cookie, "Content-Type": "multipart/form-data; boundary=nope" },
+      body: "this is not multipart",
+    });
+    expect(statusOf(await browser.run(settings, broken))).toBe(400);
+  });
+});
