@@ -9,7 +9,7 @@ import {
   registrationValidator,
   verificationCodeValidator,
 } from "~/validation/account";
-import { CodeExpiry } from "./CodeExpiry";
+import { CodeField, CodeSent } from "./CodeEntry";
 import { Flash } from "./Flash";
 import { FormError, SubmitButton, TextField } from "./forms";
 
@@ -214,25 +214,17 @@ function CodeStep({
         </p>
       ) : (
         <>
-          <p>
-            We sent a 4-digit verification code to{" "}
-            <span className="fw-semibold">{page.maskedPhone}</span>.
-          </p>
-          <CodeExpiry expiresAt={page.expiresAt} expiresAtText={page.expiresAtText} />
+          <CodeSent
+            sentTo={page.maskedPhone}
+            expiresAt={page.expiresAt}
+            expiresAtText={page.expiresAtText}
+          />
         </>
       )}
       <FormError message={formError} />
       {!page.verified ? (
         <ValidatedForm validator={verificationCodeValidator} method="post" noValidate>
-          <TextField
-            name="code"
-            label="Verification code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={4}
-            autoFocus
-            className="code-input"
-          />
+          <CodeField />
           {/* Self-registration: the code and Submit go together. Invited: Verify, then Submit. */}
           <SubmitButton
             name="intent"

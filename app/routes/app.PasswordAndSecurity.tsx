@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ValidatedForm, validationError } from "remix-validated-form";
-import { CodeExpiry } from "~/components/CodeExpiry";
+import { CodeField, CodeSent } from "~/components/CodeEntry";
 import { FormError, SubmitButton, TextField } from "~/components/forms";
 import { requireRole } from "~/lib/auth.server";
 import { clientIp, forbidden } from "~/lib/http.server";
@@ -335,22 +335,15 @@ function ContactPanel({
       ) : null}
       {step.step === "code" ? (
         <>
-          <p>
-            We sent a 4-digit verification code to{" "}
-            <span className="fw-semibold">{step.sentTo}</span>.
-          </p>
-          <CodeExpiry expiresAt={step.expiresAt} expiresAtText={step.expiresAtText} />
+          <CodeSent
+            sentTo={step.sentTo}
+            expiresAt={step.expiresAt}
+            expiresAtText={step.expiresAtText}
+          />
           <ValidatedForm validator={securityCodeValidator} method="post" noValidate>
             {hidden}
             <input type="hidden" name="intent" value="code" />
-            <TextField
-              name="code"
-              label="Verification code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={4}
-              className="code-input"
-            />
+            <CodeField />
             <SubmitButton>Save</SubmitButton>
           </ValidatedForm>
         </>
