@@ -1,0 +1,175 @@
+// A list as the spec draws it (spec 2 §2): search box, sortable headers, pages of 10, "No data
+// found". Everything is a link or a GET form, so it works without JavaScript; the loader reads the
+// same parameters with lib/listParams.ts. Several lists on one page use different prefixes.
+import { Form, Link, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { pageCount } from "~/lib/listParams";
+
+export type Column<R> = {
+  key: string;
+  label: string;
+  sortable?: boolean;
+  render?: (row: R) => ReactNode;
+  className?: string;
+};
+
+type Props<R> = {
+  columns: Column<R>[];
+  rows: R[];
+  total: number;
+  params: { q: string; sort: string; order: "asc" | "desc"; page: number };
+  prefix?: string;
+  searchPlaceholder?: string;
+  /** Where a row leads (the whole row is a link target through its first cell). */
+  rowKey: (row: R) => string;
+  caption?: string;
+  actions?: (row: R) => ReactNode;
+  emptyText?: string;
+};
+
+function withParams(search: string, changes: Record<string, string | null>) {
+  const params = new URLSearchParams(search);
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === null || v === "") params.delete(k);
+    else params.set(k, v);
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "?";
+}
+
+export function DataTable<R>({
+  columns,
+  rows,
+  total,
+  params,
+  prefix = "",
+  searchPlaceholder = "Search",
+  rowKey,
+  caption,
+  actions,
+  emptyText = "No data found",
+}: Props<R>) {
+  const location = useLocation();
+  const pages = pageCount(total);
+  const p = (name: string) => `${prefix}${name}`;
+  // Clicking a column sorts ascending; clicking it again while ascending sorts descending (spec 2 §4).
+  const sortHref = (key: string) =>
+    withParams(location.search, {
+      [p("sort")]: key,
+      [p("order")]: params.sort === key && params.order === "asc" ? "desc" : "asc",
+      [p("page")]: null,
+    });
+  const pageHref = (page: number) =>
+    withParams(location.search, { [p("page")]: page === 1 ? null : String(page) });
+  const keep = [...new URLSearchParams(location.search).entries()].filter(
+    ([k]) => ![p("q"), p("page")].includes(k),
+  );
+
+  return (
+    <div>
+      <Form method="get" className="d-flex gap-2 mb-2" role="search">
+        {keep.map(([k, v]) => (
+          <input key={k} type="hidden" name={k} value={v} />
+        ))}
+        <input
+          type="search"
+          name={p("q")}
+          defaultValue={params.q}
+          placeholder={searchPlaceholder}
+          aria-label={searchPlaceholder}
+          className="form-control form-control-sm"
+          style={{ maxWidth: "22rem" }}
+        />
+        <button type="submit" className="btn btn-sm btn-outline-primary">
+          Search
+        </button>
+      </Form>
+      <div className="table-responsive">
+        <table className="table table-hover align-middle bg-white">
+          {caption ? <caption className="visually-hidden">{caption}</caption> : null}
+          <thead>
+            <tr>
+              {columns.map((c) => (
+                <th
+                  key={c.key}
+                  scope="col"
+                  className={c.className}
+                  aria-sort={
+                    params.sort === c.key
+                      ? params.order === "asc"
+                        ? "ascending"
+                        : "descending"
+                      : undefined
+                  }
+                >
+                  {c.sortable ? (
+                    <Link
+                      to={sortHref(c.key)}
+                      className="text-reset text-decoration-none"
+                      preventScrollReset
+                    >
+                      {c.label}
+                      {params.sort === c.key ? (params.order === "asc" ? " ▲" : " ▼") : ""}
+                    </Link>
+                  ) : (
+                    c.label
+                  )}
+                </th>
+              ))}
+              {actions ? <th scope="col">Action</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={columns.length + (actions ? 1 : 0)} className="text-center text-muted">
+                  {emptyText}
+                </td>
+              </tr>
+            ) : (
+              rows.map((row) => (
+                <tr key={rowKey(row)}>
+                  {columns.map((c) => (
+                    <td key={c.key} className={c.className}>
+                      {c.render
+                        ? c.render(row)
+                        : String((row as Record<string, unknown>)[c.key] ?? "-") || "-"}
+                    </td>
+                  ))}
+                  {actions ? <td>{actions(row)}</td> : null}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      {pages > 1 ? (
+        <nav aria-label="Pages" className="d-flex justify-content-between align-items-center">
+          <span className="small text-muted">
+            Page {params.page} of {pages} ({total})
+          </span>
+          <ul className="pagination pagination-sm mb-0">
+            <li className={`page-item ${params.page <= 1 ? "disabled" : ""}`}>
+              <Link
+                className="page-link"
+                to={pageHref(Math.max(1, params.page - 1))}
+                preventScrollReset
+              >
+                Previous
+              </Link>
+            </li>
+            <li className={`page-item ${params.page >= pages ? "disabled" : ""}`}>
+              <Link
+                className="page-link"
+                to={pageHref(Math.min(pages, params.page + 1))}
+                preventScrollReset
+              >
+                Next
+              </Link>
+            </li>
+          </ul>
+        </nav>
+      ) : null}
+    </div>
+  );
+}
