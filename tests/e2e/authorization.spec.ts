@@ -30,17 +30,15 @@ const appRoutes: Record<string, AppRoute> = {
   },
   "/app/signup": { path: () => "/app/signup", roles: ALL },
   "/app/chat": { path: () => "/app/chat", roles: ALL, pending: "issue 9" },
-  "/app/satable": { path: () => "/app/satable", roles: ["superadmin"], pending: "issue 4" },
-  "/app/invitation": { path: () => "/app/invitation", roles: ["abmadmin"], pending: "issue 4" },
+  "/app/satable": { path: () => "/app/satable", roles: ["superadmin"] },
+  "/app/invitation": { path: () => "/app/invitation", roles: ["abmadmin"] },
   "/app/clinicadmin": {
     path: () => "/app/clinicadmin",
     roles: ["clinicadmin"],
-    pending: "issue 4",
   },
   "/app/cliniciantable": {
     path: () => "/app/cliniciantable",
     roles: ["clinician"],
-    pending: "issue 4",
   },
   "/app/notificationSummary": {
     path: () => "/app/notificationSummary",

@@ -1,0 +1,17 @@
+// /app/cliniciantable: the Invitations screen of the clinician (spec 1 §2.3, spec 2 §2).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { InvitationsPage } from "~/components/InvitationsPage";
+import { invitationsAction, invitationsLoader } from "~/lib/invitationsFlow.server";
+import type { RouteHandle } from "~/root";
+
+export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+
+export const handle: RouteHandle = { heading: "Invitations" };
+export const meta: MetaFunction = () => [{ title: "Invitations | ARC Connect" }];
+
+export const loader = (args: LoaderFunctionArgs) => invitationsLoader("clinician", args);
+export const action = (args: ActionFunctionArgs) => invitationsAction("clinician", args);
+
+export default function Invitations() {
+  return <InvitationsPage />;
+}

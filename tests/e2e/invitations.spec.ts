@@ -1,0 +1,97 @@
+// The invitation life cycle in Chromium (spec 2 §2, §4, §5), JavaScript off and on.
+import { anyCareSiteId, createUser, db } from "./support/db";
+import { expect, test } from "./support/fixtures";
+
+function careSiteName(id: string) {
+  const database = db();
+  try {
+    return (
+      database.prepare(`SELECT name FROM "CareSite" WHERE id = ?`).get(id) as { name: string }
+    ).name;
+  } finally {
+    database.close();
+  }
+}
+
+function membershipStatus(userId: string, careSiteId: string) {
+  const database = db();
+  try {
+    const row = database
+      .prepare(`SELECT status FROM "Membership" WHERE userId = ? AND careSiteId = ?`)
+      .get(userId, careSiteId) as { status: string } | undefined;
+    return row?.status ?? null;
+  } finally {
+    database.close();
+  }
+}
+
+test("a care site admin invites a clinician and a patient; the clinician accepts, deactivates, reactivates; the admin revokes", async ({
+  page,
+  signInAs,
+}) => {
+  const siteId = anyCareSiteId();
+  const site = careSiteName(siteId);
+  const admin = await createUser("clinicadmin", { careSiteIds: [siteId] });
+  const clinician = await createUser("clinician");
+  const patientEmail = `patient.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
+
+  await signInAs(admin.id);
+  await page.goto("/app/clinicadmin");
+  await page.getByRole("link", { name: /New invitation/ }).click();
+  await page.getByLabel("Email").fill(clinician.email);
+  await page.getByRole("button", { name: "Next" }).first().click();
+  await expect(page.getByLabel("Role")).toHaveValue("clinician");
+  await page.getByLabel(site).check();
+  await page.getByRole("button", { name: "Send Invitation" }).click();
+  await expect(page.getByText("Invitation sent successfully")).toBeVisible();
+  await page.getByRole("link", { name: "OK" }).click();
+
+  // A patient without an account: pick the role, then the care site.
+  await page.getByRole("link", { name: /New invitation/ }).click();
+  await page.getByLabel("Email").fill(patientEmail);
+  await page.getByRole("button", { name: "Next" }).first().click();
+  await page.getByLabel("Role").selectOption("patient");
+  await page.getByRole("button", { name: "Next" }).nth(1).click();
+  await page.getByLabel(site).check();
+  await page.getByRole("button", { name: "Send Invitation" }).click();
+  await expect(page.getByText("Invitation sent successfully")).toBeVisible();
+  await page.getByRole("link", { name: "OK" }).click();
+  await page.getByRole("link", { name: patientEmail }).click();
+  await expect(page.getByText(`${patientEmail} has not accepted the invitation`)).toBeVisible();
+
+  // The clinician accepts from Received invitations.
+  await signInAs(clinician.id);
+  await page.goto("/app/cliniciantable?list=received");
+  await page.getByRole("link", { name: "Accept" }).click();
+  await expect(page.getByText(`Accept the invitation from ${site}?`)).toBeVisible();
+  await page.getByRole("button", { name: "Yes" }).click();
+  await expect(page.getByRole("cell", { name: "Accepted" })).toBeVisible();
+  expect(membershipStatus(clinician.id, siteId)).toBe("accepted");
+  await page.goto("/app");
+  await expect(page.getByLabel("Care Site")).toContainText(site);
+
+  // Deactivate and reactivate from the received side.
+  await page.goto("/app/cliniciantable?list=received");
+  await page.getByRole("link", { name: "Deactivate" }).click();
+  await page.getByRole("button", { name: "Yes" }).click();
+  await expect(page.getByRole("cell", { name: "Blocked" })).toBeVisible();
+  expect(membershipStatus(clinician.id, siteId)).toBe("blocked");
+  await page.getByRole("link", { name: "Reactivate" }).click();
+  await expect(page.getByText("Are you Sure You want to Activate ?")).toBeVisible();
+  await page.getByRole("button", { name: "Yes" }).click();
+  await expect(page.getByRole("cell", { name: "Accepted" })).toBeVisible();
+  expect(membershipStatus(clinician.id, siteId)).toBe("accepted");
+
+  // The admin revokes: the clinician's access to the care site ends at once.
+  await signInAs(admin.id);
+  await page.goto("/app/clinicadmin?list=sent");
+  const row = page.getByRole("row").filter({ hasText: clinician.email });
+  await row.getByRole("link", { name: "Revoke" }).click();
+  await expect(page.getByText("Revoke access?")).toBeVisible();
+  await page.getByRole("button", { name: "Yes" }).click();
+  expect(membershipStatus(clinician.id, siteId)).toBe("blocked");
+  await signInAs(clinician.id);
+  await page.goto("/app");
+  await expect(page).toHaveURL(/\/app$/);
+  await expect(page.getByText("No clinic found")).toBeVisible();
+});
