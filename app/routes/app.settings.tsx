@@ -2,10 +2,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useRef, useState, type FormEvent } from "react";
 import { ValidatedForm, validationError } from "remix-validated-form";
 import { FormError, SubmitButton, TextField } from "~/components/forms";
 import { CountryAndState, ReadOnlyField } from "~/components/ProfileFields";
+import { useDirtyForm } from "~/components/useDirtyForm";
 import { requireRole } from "~/lib/auth.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { STAFF_ROLES } from "~/lib/roles";
@@ -54,21 +54,6 @@ export async function action({ request }: ActionFunctionArgs) {
   const outcome = await updateProfile(user.id, result.data);
   if (outcome === "unchanged") return data({ formInfo: UNCHANGED }, { status: 400 });
   return saved(accountMessages.profileUpdated);
-}
-
-/** With JavaScript, Submit stays disabled while the form equals what is saved (spec 1 §2.7). */
-function useDirtyForm() {
-  const ref = useRef<HTMLFormElement>(null);
-  const initial = useRef<string | null>(null);
-  const [state, setState] = useState<"server" | "clean" | "dirty">("server");
-  const snapshot = () =>
-    ref.current ? new URLSearchParams(new FormData(ref.current) as never).toString() : "";
-  useEffect(() => {
-    initial.current = snapshot();
-    setState("clean");
-  }, []);
-  const onChange = (_: FormEvent) => setState(snapshot() === initial.current ? "clean" : "dirty");
-  return { ref, onChange, disabled: state === "clean" };
 }
 
 export default function EditProfile() {

@@ -48,7 +48,6 @@ const appRoutes: Record<string, AppRoute> = {
   "/app/caresitesettingdashboard": {
     path: () => "/app/caresitesettingdashboard",
     roles: SITE,
-    pending: "issue 4",
   },
   "/app/help": { path: () => "/app/help", roles: SITE, pending: "issue 9" },
   "/app/Reports": { path: () => "/app/Reports", roles: SITE, pending: "issue 6" },

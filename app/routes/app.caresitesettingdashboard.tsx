@@ -1,0 +1,292 @@
+// /app/caresitesettingdashboard: care site management for its staff (spec 2 "Care site management
+// view", §3-§4, §6, §8). GET parameters: c (care site, default the first of the user's), view
+// (patient | clinician | clinicadmin, default clinician), q/sort/order/page (the list), dialog
+// (details | withdraw, with m = membership id) and notice (a patient's user id: "not associated
+// with any device"). Posts: intent details | withdraw, and a multipart intent picture.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { validationError } from "remix-validated-form";
+import { CareSiteDetailsCard, CareSiteDetailsLink } from "~/components/CareSiteDetails";
+import { CareSiteDetailsDialog } from "~/components/CareSiteDetailsDialog";
+import { CareSiteCountCards, CareSiteMemberTable } from "~/components/CareSiteMembers";
+import { ConfirmDialog, useCloseHref, useDialogHref } from "~/components/Dialog";
+import { requireRole } from "~/lib/auth.server";
+import { badRequest, clientIp, forbidden, notFound, notFoundUnless } from "~/lib/http.server";
+import { readListParams } from "~/lib/listParams";
+import { photoUrl } from "~/lib/photoUrl";
+import { SITE_ROLES } from "~/lib/roles";
+import { commitSession, flash, getSession } from "~/lib/session.server";
+import { parsePhotoUpload } from "~/lib/uploads.server";
+import {
+  countEnrolled,
+  DEFAULT_ENROLLED_ROLE,
+  DEFAULT_ENROLLED_SORT,
+  getEnrolledMember,
+  getEnrolledPatient,
+  getManagedCareSite,
+  isEnrolledRole,
+  listEnrolled,
+  mayWithdraw,
+  setManagedCareSitePicture,
+  sortsFor,
+  updateCareSite,
+  withdrawMembership,
+  type EnrolledRole,
+} from "~/models/careSiteManagement.server";
+import type { RouteHandle } from "~/root";
+import {
+  careSiteDetailsValidator,
+  careSiteMessages,
+  notAssociatedWithDevice,
+} from "~/validation/careSiteProfile";
+
+export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+
+export const handle: RouteHandle = { heading: "Care Site" };
+export const meta: MetaFunction = () => [{ title: "Care Site | ARC Connect" }];
+
+const PATH = "/app/caresitesettingdashboard";
+
+/** The page of a care site and list, keeping the named parameters of `from` (links, redirects). */
+function pageUrl(careSiteId: string, from: URLSearchParams, keep: string[]) {
+  const search = new URLSearchParams({ c: careSiteId });
+  for (const key of keep) {
+    const value = from.get(key);
+    if (value) search.set(key, value);
+  }
+  return `${PATH}?${search.toString()}`;
+}
+
+function readView(search: URLSearchParams): EnrolledRole {
+  const view = search.get("view");
+  return isEnrolledRole(view) ? view : DEFAULT_ENROLLED_ROLE;
+}
+
+/** spec 2 §2: /app/PatientProfile?p = base64 of JSON {profile_id, clinic_id, pair_id}. */
+function patientProfileHref(userId: string, careSiteId: string, pairId: string) {
+  const p = Buffer.from(
+    JSON.stringify({ profile_id: userId, clinic_id: careSiteId, pair_id: pairId }),
+  ).toString("base64");
+  return `/app/PatientProfile?p=${encodeURIComponent(p)}`;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRole(request, SITE_ROLES);
+  const url = new URL(request.url);
+  const careSites = user.careSites;
+  const careSiteId = url.searchParams.get("c") || careSites[0]?.id;
+  if (!careSiteId) return { careSites, page: null };
+  const site = notFoundUnless(await getManagedCareSite(user, careSiteId));
+
+  const view = readView(url.searchParams);
+  const params = readListParams(url, { sorts: sortsFor(view), defaultSort: DEFAULT_ENROLLED_SORT });
+  const [counts, list] = await Promise.all([
+    countEnrolled(user, site.id),
+    listEnrolled(user, site.id, view, params),
+  ]);
+
+  const dialog = url.searchParams.get("dialog");
+  const withdrawId = dialog === "withdraw" ? url.searchParams.get("m") : null;
+  const target = withdrawId ? await getEnrolledMember(user, site.id, withdrawId) : null;
+  const noticeId = url.searchParams.get("notice");
+  const unpaired = noticeId ? await getEnrolledPatient(user, site.id, noticeId) : null;
+
+  const csv = new URLSearchParams({ c: site.id, view });
+  for (const key of ["q", "sort", "order"]) {
+    const value = url.searchParams.get(key);
+    if (value) csv.set(key, value);
+  }
+  const { siteRole, canEdit, photoId, ...details } = site;
+  return {
+    careSites,
+    page: {
+      site: { ...details, pictureUrl: photoUrl(photoId), canEdit },
+      view,
+      params,
+      counts,
+      total: list.total,
+      rows: list.rows.map((row) => ({
+        membershipId: row.membershipId,
+        userId: row.userId,
+        firstName: row.firstName,
+        lastName: row.lastName,
+        speciality: row.speciality,
+        photoUrl: photoUrl(row.photoId),
+        href:
+          row.role !== "patient"
+            ? `/app/userinfo/${row.userId}`
+            : row.pairId
+              ? patientProfileHref(row.userId, site.id, row.pairId)
+              : null,
+        canRemove: mayWithdraw(user, siteRole, row),
+      })),
+      csvHref: `${PATH}/csv?${csv.toString()}`,
+      dialog: dialog === "details" ? ("details" as const) : null,
+      withdraw:
+        target && mayWithdraw(user, siteRole, target)
+          ? { membershipId: target.membershipId, careSiteId: site.id }
+          : null,
+      notice:
+        unpaired && !unpaired.pairId
+          ? notAssociatedWithDevice(unpaired.firstName, unpaired.lastName)
+          : null,
+      // The invitations screen of the user's role, its dialog open (spec 1 §2.3, spec 2 §5):
+      // a clinicadmin invites any of the three roles, a clinician only patients.
+      invite:
+        user.role === "clinicadmin"
+          ? { path: "/app/clinicadmin", roles: ["patient", "clinician", "clinicadmin"] }
+          : { path: "/app/cliniciantable", roles: ["patient"] },
+    },
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireRole(request, SITE_ROLES);
+  const url = new URL(request.url);
+  const ip = clientIp(request);
+  const done = async (careSiteId: string, message: string, keep: string[]) => {
+    const session = await getSession(request);
+    flash(session, "success", message);
+    return redirect(pageUrl(careSiteId, url.searchParams, keep), {
+      headers: { "Set-Cookie": await commitSession(session) },
+    });
+  };
+
+  if (request.headers.get("Content-Type")?.startsWith("multipart/form-data")) {
+    const upload = await parsePhotoUpload(request, "picture");
+    if (!upload.ok) return data({ photoError: upload.message }, { status: 400 });
+    if (upload.formData.get("intent") !== "picture") badRequest();
+    const careSiteId = upload.formData.get("careSiteId");
+    const site = notFoundUnless(
+      typeof careSiteId === "string" ? await getManagedCareSite(user, careSiteId) : null,
+    );
+    if (!site.canEdit) forbidden();
+    if (!upload.photo)
+      return data({ photoError: careSiteMessages.pictureMissing }, { status: 400 });
+    const saved = await setManagedCareSitePicture(user, site.id, upload.photo, { ip });
+    if (!saved) forbidden();
+    if (!saved.ok) return data({ photoError: saved.message }, { status: 400 });
+    return done(site.id, careSiteMessages.pictureUpdated, ["view", "dialog"]);
+  }
+
+  const form = await request.formData().catch(() => badRequest());
+  const intent = form.get("intent");
+  if (intent === "details") {
+    const careSiteId = form.get("careSiteId");
+    const site = notFoundUnless(
+      typeof careSiteId === "string" ? await getManagedCareSite(user, careSiteId) : null,
+    );
+    if (!site.canEdit) forbidden();
+    const result = await careSiteDetailsValidator.validate(form);
+    if (result.error) return validationError(result.error, result.submittedData);
+    const outcome = await updateCareSite(user, site.id, result.data, { ip });
+    if (outcome.status === "notFound") forbidden();
+    if (outcome.status === "unchanged")
+      return data({ formInfo: careSiteMessages.unchanged }, { status: 400 });
+    if (outcome.status === "duplicateAccountNumber") badRequest();
+    return done(site.id, careSiteMessages.detailsUpdated, ["view", "q", "sort", "order", "page"]);
+  }
+  if (intent === "withdraw") {
+    const membershipId = form.get("membershipId");
+    if (typeof membershipId !== "string" || !membershipId) badRequest();
+    const outcome = await withdrawMembership(user, membershipId, { ip });
+    if (!outcome.ok) {
+      if (outcome.reason === "forbidden") forbidden();
+      notFound();
+    }
+    return done(
+      outcome.careSiteId,
+      careSiteMessages.withdrawn(outcome.name, outcome.careSiteName),
+      ["view", "q", "sort", "order"],
+    );
+  }
+  badRequest();
+}
+
+type ActionData = { fieldErrors?: unknown; formInfo?: string; photoError?: string } | undefined;
+
+export default function CareSiteManagement() {
+  const { careSites, page } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionData;
+  const dialogHref = useDialogHref();
+  const closeDialog = useCloseHref(["dialog", "m"]);
+  const closeNotice = useCloseHref(["notice"]);
+  if (!page) return <p className="card card-body">No clinic found</p>;
+  const { site, view } = page;
+  const viewHref = (role: EnrolledRole) => `${PATH}?c=${site.id}&view=${role}`;
+  const inviteHref = (role: EnrolledRole) =>
+    page.invite.roles.includes(role)
+      ? `${page.invite.path}?dialog=invite&role=${role}&c=${site.id}`
+      : null;
+  return (
+    <>
+      <div className="card mb-3">
+        <div className="card-body d-flex flex-wrap gap-3 align-items-end justify-content-between">
+          <Form method="get" className="d-flex gap-2 align-items-end">
+            <input type="hidden" name="view" value={view} />
+            <div>
+              <label htmlFor="care-site-choice" className="form-label">
+                Care Site
+              </label>
+              <select id="care-site-choice" name="c" className="form-select" defaultValue={site.id}>
+                {careSites.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" className="btn btn-outline-primary">
+              Show
+            </button>
+          </Form>
+          <Link to={dialogHref("details")} className="btn btn-primary" preventScrollReset>
+            Care site details
+          </Link>
+        </div>
+      </div>
+      {page.notice ? (
+        <div className="alert alert-warning d-flex justify-content-between" role="alert">
+          <span>{page.notice}</span>
+          <Link to={closeNotice} className="btn-close" aria-label="Close" preventScrollReset />
+        </div>
+      ) : null}
+      <CareSiteCountCards
+        counts={page.counts}
+        view={view}
+        viewHref={viewHref}
+        inviteHref={inviteHref}
+      />
+      <CareSiteMemberTable
+        view={view}
+        rows={page.rows}
+        total={page.total}
+        params={page.params}
+        csvHref={page.csvHref}
+      />
+      <CareSiteDetailsCard site={site}>
+        <CareSiteDetailsLink to={dialogHref("details")} />
+      </CareSiteDetailsCard>
+      {page.dialog === "details" ? (
+        <CareSiteDetailsDialog
+          site={site}
+          canEdit={site.canEdit}
+          closeHref={closeDialog}
+          actionData={actionData}
+        />
+      ) : null}
+      {page.withdraw ? (
+        <ConfirmDialog
+          question={careSiteMessages.withdrawWarning}
+          fields={{
+            intent: "withdraw",
+            membershipId: page.withdraw.membershipId,
+            careSiteId: page.withdraw.careSiteId,
+          }}
+          closeHref={closeDialog}
+        />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,136 @@
+// /app/clinicprofiledetails?c_id=<careSiteId>: the Care Site Profile (spec 1 §2.9, §5.6, §8) for
+// the provider's admins (superadmin, abmadmin; others 403). An unknown c_id answers 404.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { ValidatedForm, validationError } from "remix-validated-form";
+import { CareSiteDetailsCard } from "~/components/CareSiteDetails";
+import { careSiteFormDefaults, CareSiteFormFields } from "~/components/CareSiteProfileForm";
+import { FormError, SubmitButton } from "~/components/forms";
+import { useDirtyForm } from "~/components/useDirtyForm";
+import { requireRole } from "~/lib/auth.server";
+import { badRequest, clientIp, notFound, notFoundUnless } from "~/lib/http.server";
+import { photoUrl } from "~/lib/photoUrl";
+import { commitSession, flash, getSession } from "~/lib/session.server";
+import {
+  getCareSiteProfile,
+  listActiveCareSiteAdmins,
+  updateCareSite,
+} from "~/models/careSiteManagement.server";
+import type { RouteHandle } from "~/root";
+import { careSiteMessages, careSiteProfileValidator } from "~/validation/careSiteProfile";
+
+export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+
+export const handle: RouteHandle = { heading: "Care Site Profile" };
+export const meta: MetaFunction = () => [{ title: "Care Site Profile | ARC Connect" }];
+
+const PROVIDER_ADMINS = ["superadmin", "abmadmin"] as const;
+
+function careSiteIdOf(request: Request) {
+  return new URL(request.url).searchParams.get("c_id") ?? "";
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRole(request, PROVIDER_ADMINS);
+  const careSiteId = careSiteIdOf(request);
+  const site = notFoundUnless(careSiteId ? await getCareSiteProfile(user, careSiteId) : null);
+  const admins = await listActiveCareSiteAdmins(user, site.id);
+  const { photoId, ...details } = site;
+  return {
+    site: { ...details, pictureUrl: photoUrl(photoId) },
+    admins: admins.map((a) => ({ id: a.id, email: a.email, photoUrl: photoUrl(a.photoId) })),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireRole(request, PROVIDER_ADMINS);
+  const careSiteId = careSiteIdOf(request);
+  const site = notFoundUnless(careSiteId ? await getCareSiteProfile(user, careSiteId) : null);
+  const form = await request.formData().catch(() => badRequest());
+  if (form.get("intent") !== "profile") badRequest();
+  const result = await careSiteProfileValidator.validate(form);
+  if (result.error) return validationError(result.error, result.submittedData);
+  const outcome = await updateCareSite(user, site.id, result.data, { ip: clientIp(request) });
+  switch (outcome.status) {
+    case "notFound":
+      return notFound();
+    case "unchanged":
+      return data({ formInfo: careSiteMessages.unchanged }, { status: 400 });
+    case "duplicateAccountNumber":
+      return validationError(
+        { fieldErrors: { accountNumber: careSiteMessages.accountNumberExists } },
+        result.submittedData,
+      );
+    case "updated": {
+      const session = await getSession(request);
+      flash(session, "success", careSiteMessages.updated);
+      return redirect(`/app/clinicprofiledetails?c_id=${encodeURIComponent(site.id)}`, {
+        headers: { "Set-Cookie": await commitSession(session) },
+      });
+    }
+  }
+}
+
+export default function CareSiteProfile() {
+  const { site, admins } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as
+    { fieldErrors?: unknown; formInfo?: string } | undefined;
+  const dirty = useDirtyForm();
+  return (
+    <div className="row g-3">
+      <div className="col-lg-8">
+        <div className="card">
+          <div className="card-body">
+            {actionData?.fieldErrors ? <FormError message={careSiteMessages.notUpdated} /> : null}
+            {actionData?.formInfo ? (
+              <div className="alert alert-info" role="status">
+                {actionData.formInfo}
+              </div>
+            ) : null}
+            <ValidatedForm
+              validator={careSiteProfileValidator}
+              method="post"
+              noValidate
+              formRef={dirty.ref}
+              onChange={dirty.onChange}
+              defaultValues={careSiteFormDefaults(site)}
+            >
+              <input type="hidden" name="intent" value="profile" />
+              <CareSiteFormFields accountNumber="editable" />
+              <SubmitButton disabled={dirty.disabled}>Submit</SubmitButton>
+            </ValidatedForm>
+          </div>
+        </div>
+      </div>
+      <div className="col-lg-4 d-flex flex-column gap-3">
+        <section className="card" aria-labelledby="care-site-admins">
+          <div className="card-body">
+            <h2 className="h6" id="care-site-admins">
+              Active Care Site Admin <span className="badge text-bg-primary">{admins.length}</span>
+            </h2>
+            {admins.length === 0 ? (
+              <p className="mb-0 text-muted">{careSiteMessages.noAdmins}</p>
+            ) : (
+              <ul className="list-unstyled mb-0">
+                {admins.map((admin) => (
+                  <li key={admin.id} className="d-flex align-items-center gap-2 mb-2">
+                    <img
+                      src={admin.photoUrl}
+                      alt=""
+                      width={32}
+                      height={32}
+                      className="rounded-circle"
+                    />
+                    <span className="text-break">{admin.email}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </section>
+        <CareSiteDetailsCard site={site} showPicture />
+      </div>
+    </div>
+  );
+}
