@@ -60,7 +60,6 @@ const appRoutes: Record<string, AppRoute> = {
   "/app/clinicprofiledetails": {
     path: () => `/app/clinicprofiledetails?c_id=${careSiteId()}`,
     roles: ["superadmin", "abmadmin"],
-    pending: "issue 4",
   },
 };
 
