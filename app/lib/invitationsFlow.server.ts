@@ -15,6 +15,7 @@ import {
   sentRowTarget,
 } from "~/lib/invitationRules";
 import { readListParams } from "~/lib/listParams";
+import { patientProfileHref } from "~/lib/patientProfileLink";
 import type { StaffRole } from "~/lib/roles";
 import { commitSession, flash, getSession } from "~/lib/session.server";
 import {
@@ -37,13 +38,6 @@ export const INVITATION_SCREENS: Record<StaffRole, string> = {
 };
 
 const CARE_SITE_SORTS = ["name", "city", "state", "zip"] as const;
-
-function patientProfileHref(userId: string, careSiteId: string | null) {
-  const p = Buffer.from(
-    JSON.stringify({ profile_id: userId, clinic_id: careSiteId, pair_id: null }),
-  ).toString("base64");
-  return `/app/PatientProfile?p=${encodeURIComponent(p)}`;
-}
 
 export async function invitationsLoader(role: StaffRole, { request }: LoaderFunctionArgs) {
   const user = await requireRole(request, [role]);
@@ -86,7 +80,11 @@ export async function invitationsLoader(role: StaffRole, { request }: LoaderFunc
                 target?.kind === "userinfo"
                   ? `/app/userinfo/${target.userId}`
                   : target?.kind === "patientProfile"
-                    ? patientProfileHref(target.userId, row.careSiteId)
+                    ? patientProfileHref({
+                        profileId: target.userId,
+                        clinicId: row.careSiteId,
+                        pairId: null,
+                      })
                     : target?.kind === "warning"
                       ? `?list=sent&notice=${row.id}`
                       : null,

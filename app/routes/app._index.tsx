@@ -1,14 +1,40 @@
-// /app: the role home (spec 1 §2.2). The provider's admins get the administrator dashboard; care
-// site staff the care site dashboard for the care site chosen in the session.
+// /app: the role home (spec 1 §2.2). The provider's admins get the administrator dashboard
+// (spec 2 §2 "Super admin dashboard", with the Add Care Site dialog); care site staff the care
+// site dashboard for the care site chosen in the session.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
+import {
+  ADD_CARE_SITE_DIALOG,
+  AdminDashboard,
+  DASHBOARD_TABS,
+  DEFAULT_CARE_SITE_PHOTO,
+  DEFAULT_TAB,
+  LIST_PREFIX,
+  type AdminDashboardData,
+  type DashboardTab,
+} from "~/components/AdminDashboard";
 import { requireRole } from "~/lib/auth.server";
-import { badRequest, notFoundUnless } from "~/lib/http.server";
-import { isSiteRole, STAFF_ROLES } from "~/lib/roles";
-import { commitSession, getSession } from "~/lib/session.server";
+import { badRequest, clientIp, forbidden, notFoundUnless } from "~/lib/http.server";
+import { pageCount, readListParams } from "~/lib/listParams";
+import { photoUrl } from "~/lib/photoUrl";
+import { invitationsPath, isSiteRole, STAFF_ROLES } from "~/lib/roles";
+import { commitSession, flash, getSession } from "~/lib/session.server";
 import { formatDay, yesterdayInZone } from "~/lib/time";
-import { getEnrolledCounts } from "~/models/careSite.server";
+import {
+  CARE_SITE_SORTS,
+  FORM_TOKEN_REGEX,
+  PERSON_SORTS,
+  addCareSiteFromForm,
+  getEnrolledCounts,
+  getPatientLinks,
+  getPersonNotice,
+  listCareSites,
+  listEnrolledPeople,
+  newFormToken,
+  type EnrolledRole,
+} from "~/models/careSite.server";
+import { patientProfileHref } from "~/lib/patientProfileLink";
 import type { RouteHandle } from "~/root";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
@@ -17,10 +43,13 @@ export const handle: RouteHandle = {
   heading: (role) => (isSiteRole(role) ? "Care Site Dashboard" : "Dashboard"),
 };
 
+const ADMIN_ROLES = ["superadmin", "abmadmin"] as const;
+const isAdmin = (role: string) => (ADMIN_ROLES as readonly string[]).includes(role);
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRole(request, STAFF_ROLES);
   if (!isSiteRole(user.role)) {
-    return { kind: "admin" as const, counts: await getEnrolledCounts() };
+    return { kind: "admin" as const, ...(await adminDashboard(request, user.role)) };
   }
   const session = await getSession(request);
   const chosen = session.get("careSiteId");
@@ -34,49 +63,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, ["clinicadmin", "clinician"]);
-  const form = await request.formData();
-  if (form.get("intent") !== "chooseCareSite") badRequest();
-  const careSiteId = String(form.get("careSiteId") ?? "");
-  notFoundUnless(user.careSites.some((c) => c.id === careSiteId));
-  const session = await getSession(request);
-  session.set("careSiteId", careSiteId);
-  return redirect("/app", { headers: { "Set-Cookie": await commitSession(session) } });
+  const user = await requireRole(request, STAFF_ROLES);
+  const form = await readForm(request);
+  switch (form.get("intent")) {
+    case "chooseCareSite": {
+      if (!isSiteRole(user.role)) forbidden();
+      const careSiteId = String(form.get("careSiteId") ?? "");
+      notFoundUnless(user.careSites.some((c) => c.id === careSiteId));
+      const session = await getSession(request);
+      session.set("careSiteId", careSiteId);
+      return redirect("/app", { headers: { "Set-Cookie": await commitSession(session) } });
+    }
+    case "addCareSite":
+      if (!isAdmin(user.role)) forbidden();
+      return addCareSite(request, form, user);
+    default:
+      badRequest("Unknown intent");
+  }
 }
 
 export default function Home() {
   const home = useLoaderData<typeof loader>();
-  if (home.kind === "admin") {
-    const { counts } = home;
-    return (
-      <div className="row g-3">
-        <div className="col-12">
-          <div className="card">
-            <div className="card-body">
-              <div className="text-muted">Enrolled Care Sites</div>
-              <div className="display-6" data-testid="count-caresites">
-                {counts.careSites}
-              </div>
-            </div>
-          </div>
-        </div>
-        {[
-          ["Patients", counts.patients],
-          ["Clinicians", counts.clinicians],
-          ["Care Site Admins", counts.careSiteAdmins],
-        ].map(([label, value]) => (
-          <div className="col-md-4" key={label}>
-            <div className="card h-100">
-              <div className="card-body">
-                <div className="text-muted">{label}</div>
-                <div className="h2 mb-0">{value}</div>
-              </div>
-            </div>
-          </div>
-        ))}
-      </div>
-    );
-  }
+  if (home.kind === "admin") return <AdminDashboard data={home} />;
   return (
     <div className="card">
       <div className="card-body d-flex flex-wrap gap-3 align-items-end justify-content-between">
@@ -115,4 +123,148 @@ export default function Home() {
       </div>
     </div>
   );
+}
+
+// --- The administrators' dashboard -------------------------------------------------------------
+
+async function adminDashboard(request: Request, role: string): Promise<AdminDashboardData> {
+  const url = new URL(request.url);
+  const tabParam = url.searchParams.get("tab");
+  const tab: DashboardTab = (DASHBOARD_TABS as readonly string[]).includes(tabParam ?? "")
+    ? (tabParam as DashboardTab)
+    : DEFAULT_TAB;
+  const noticeId = url.searchParams.get("notice");
+  const [counts, list, notice] = await Promise.all([
+    getEnrolledCounts(),
+    tab === "caresite" ? careSiteList(url) : personList(url, tab),
+    noticeId && tab !== "caresite" ? getPersonNotice(tab, noticeId) : null,
+  ]);
+  const invitations = invitationsPath(role);
+  return {
+    counts,
+    list,
+    notice,
+    inviteHref: invitations ? `${invitations}?dialog=invite&role=clinicadmin` : null,
+    addCareSite:
+      url.searchParams.get("dialog") === ADD_CARE_SITE_DIALOG
+        ? { formToken: newFormToken() }
+        : null,
+  };
+}
+
+/** Runs a list query; a page past the end shows the last page instead of an empty one. */
+async function lastPageIfPast<P extends { page: number }, T extends { total: number }>(
+  params: P,
+  run: (params: P) => Promise<T>,
+) {
+  const result = await run(params);
+  const last = pageCount(result.total);
+  if (params.page <= last) return { params, result };
+  const clamped = { ...params, page: last };
+  return { params: clamped, result: await run(clamped) };
+}
+
+async function careSiteList(url: URL) {
+  const { params, result } = await lastPageIfPast(
+    readListParams(url, {
+      sorts: CARE_SITE_SORTS,
+      defaultSort: "name",
+      prefix: LIST_PREFIX.caresite,
+    }),
+    listCareSites,
+  );
+  return {
+    tab: "caresite" as const,
+    params,
+    total: result.total,
+    rows: result.rows.map((site) => ({
+      id: site.id,
+      name: site.name,
+      city: site.city,
+      state: site.state,
+      zip: site.zip,
+      photoUrl: site.photoId ? photoUrl(site.photoId) : DEFAULT_CARE_SITE_PHOTO,
+      href: `/app/clinicprofiledetails?c_id=${encodeURIComponent(site.id)}`,
+    })),
+  };
+}
+
+async function personList(url: URL, role: EnrolledRole) {
+  const { params, result } = await lastPageIfPast(
+    readListParams(url, {
+      sorts: PERSON_SORTS,
+      defaultSort: "lastName",
+      prefix: LIST_PREFIX[role],
+    }),
+    (p) => listEnrolledPeople({ ...p, role }),
+  );
+  const patientLinks =
+    role === "patient"
+      ? await getPatientLinks(result.rows.filter((r) => r.status === "Accepted").map((r) => r.id))
+      : null;
+  const noticeHref = (userId: string) => {
+    const search = new URLSearchParams({ tab: role });
+    for (const [k, v] of url.searchParams) {
+      if (!["tab", "notice", "dialog", "index"].includes(k)) search.append(k, v);
+    }
+    search.set("notice", userId);
+    return `/app?${search.toString()}#list`;
+  };
+  // Row clicks (spec 2 §2): accepted staff open their profile; an accepted patient opens the
+  // patient profile when a device is paired, else shows the warning; pending rows the warning.
+  const hrefOf = (row: (typeof result.rows)[number]) => {
+    if (row.status !== "Accepted") return noticeHref(row.id);
+    if (role !== "patient") return `/app/userinfo/${encodeURIComponent(row.id)}`;
+    const link = patientLinks?.get(row.id);
+    if (!link?.pairId) return noticeHref(row.id);
+    return patientProfileHref({
+      profileId: row.id,
+      clinicId: link.careSiteId,
+      pairId: link.pairId,
+    });
+  };
+  return {
+    tab: role,
+    params,
+    total: result.total,
+    rows: result.rows.map((row) => ({
+      id: row.id,
+      firstName: row.firstName,
+      lastName: row.lastName,
+      email: row.email,
+      status: row.status,
+      photoUrl: photoUrl(row.photoId),
+      href: hrefOf(row),
+    })),
+  };
+}
+
+// --- Add Care Site -----------------------------------------------------------------------------
+
+async function readForm(request: Request) {
+  try {
+    return await request.formData();
+  } catch {
+    badRequest("The form could not be read");
+  }
+}
+
+async function addCareSite(request: Request, form: FormData, user: { id: string }) {
+  const tokens = form.getAll("formToken");
+  const formToken = tokens[0];
+  if (tokens.length !== 1 || typeof formToken !== "string" || !FORM_TOKEN_REGEX.test(formToken)) {
+    badRequest("The form is incomplete");
+  }
+  const outcome = await addCareSiteFromForm(user, form, { formToken, ip: clientIp(request) });
+  if (!outcome.ok) {
+    // The shape of remix-validated-form's validationError (field messages and the values typed,
+    // so the form shows them again), plus the form-level alert of a duplicate.
+    const { status, fieldErrors, values, formError } = outcome;
+    return data({ fieldErrors, repopulateFields: values, formError }, { status });
+  }
+  const session = await getSession(request);
+  flash(session, "success", outcome.message);
+  return redirect("/app?tab=caresite", {
+    headers: { "Set-Cookie": await commitSession(session) },
+  });
 }

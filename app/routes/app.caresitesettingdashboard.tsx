@@ -11,6 +11,7 @@ import { CareSiteDetailsCard, CareSiteDetailsLink } from "~/components/CareSiteD
 import { CareSiteDetailsDialog } from "~/components/CareSiteDetailsDialog";
 import { CareSiteCountCards, CareSiteMemberTable } from "~/components/CareSiteMembers";
 import { ConfirmDialog, useCloseHref, useDialogHref } from "~/components/Dialog";
+import { patientProfileHref } from "~/lib/patientProfileLink";
 import { requireRole } from "~/lib/auth.server";
 import { badRequest, clientIp, forbidden, notFound, notFoundUnless } from "~/lib/http.server";
 import { readListParams } from "~/lib/listParams";
@@ -63,14 +64,6 @@ function readView(search: URLSearchParams): EnrolledRole {
   return isEnrolledRole(view) ? view : DEFAULT_ENROLLED_ROLE;
 }
 
-/** spec 2 §2: /app/PatientProfile?p = base64 of JSON {profile_id, clinic_id, pair_id}. */
-function patientProfileHref(userId: string, careSiteId: string, pairId: string) {
-  const p = Buffer.from(
-    JSON.stringify({ profile_id: userId, clinic_id: careSiteId, pair_id: pairId }),
-  ).toString("base64");
-  return `/app/PatientProfile?p=${encodeURIComponent(p)}`;
-}
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRole(request, SITE_ROLES);
   const url = new URL(request.url);
@@ -117,7 +110,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           row.role !== "patient"
             ? `/app/userinfo/${row.userId}`
             : row.pairId
-              ? patientProfileHref(row.userId, site.id, row.pairId)
+              ? patientProfileHref({ profileId: row.userId, clinicId: site.id, pairId: row.pairId })
               : null,
         canRemove: mayWithdraw(user, siteRole, row),
       })),
