@@ -1,4 +1,4 @@
-import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { ValidatedForm } from "remix-validated-form";
 import type { RegistrationPageData } from "~/lib/registrationFlow.server";
@@ -161,28 +161,37 @@ function RegistrationForm({
   );
 }
 
-/** A field whose uniqueness is checked as the user types (with JavaScript) as well as on submit. */
+/**
+ * A field whose uniqueness is checked as the user types (with JavaScript) as well as on submit.
+ * A plain fetch, not a fetcher: a failed check must stay a missing hint, never an error page.
+ */
 function AvailabilityField(props: {
   name: "username" | "email";
   label: string;
   type?: string;
   autoComplete?: string;
 }) {
-  const fetcher = useFetcher<{ username?: string; email?: string }>();
   const [value, setValue] = useState("");
+  const [taken, setTaken] = useState<string | null>(null);
   useEffect(() => {
+    setTaken(null);
     const ready =
       props.name === "username" ? value.length >= 6 : /^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(value);
     if (!ready) return;
-    const timer = setTimeout(
-      () => fetcher.load(`/availability?${props.name}=${encodeURIComponent(value)}`),
-      400,
-    );
-    return () => clearTimeout(timer);
-    // fetcher is stable enough; re-running on it would loop
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      fetch(`/availability?${props.name}=${encodeURIComponent(value)}`, {
+        signal: controller.signal,
+      })
+        .then((response) => (response.ok ? response.json() : null))
+        .then((body: Record<string, string | null> | null) => setTaken(body?.[props.name] ?? null))
+        .catch(() => undefined);
+    }, 400);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
   }, [value, props.name]);
-  const taken = fetcher.data?.[props.name];
   return (
     <div onInput={(e) => setValue((e.target as HTMLInputElement).value)}>
       <TextField

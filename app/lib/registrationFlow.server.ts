@@ -157,10 +157,8 @@ export async function registrationAction({ request }: ActionFunctionArgs) {
         if (result.error) return validationError(result.error, result.submittedData);
         const verified = await verifyRegistrationPhone(codeId, code, ip);
         if (!verified.ok) return data({ formError: verified.message }, { status: verified.status });
-        if (intent === "verify") {
-          flash(session, "success", accountMessages.mobileVerified);
-          return back();
-        }
+        // The code step now shows the spec's "successfully verified" line.
+        if (intent === "verify") return back();
       }
       if (intent === "verify") return back();
       const submittedPhone = form.has("phone") ? String(form.get("phone")) : null;

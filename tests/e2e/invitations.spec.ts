@@ -89,6 +89,7 @@ test("a care site admin invites a clinician and a patient; the clinician accepts
   await row.getByRole("link", { name: "Revoke" }).click();
   await expect(page.getByText("Revoke access?")).toBeVisible();
   await page.getByRole("button", { name: "Yes" }).click();
+  await expect(row.getByRole("cell", { name: "Blocked" })).toBeVisible();
   expect(membershipStatus(clinician.id, siteId)).toBe("blocked");
   await signInAs(clinician.id);
   await page.goto("/app");
