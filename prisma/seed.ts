@@ -1866,6 +1866,11 @@ async function main() {
     }
   }
   const { counts, ms, today } = await seedDemoWorld(databaseFile);
+  // The adherence rows are the engine's to compute (app/models/adherence.server.ts), through the
+  // app's own client on the same DATA_DIR.
+  const { rebuildAll } = await import("../app/models/adherence.server");
+  const rebuilt = await rebuildAll();
+  console.log(`Adherence computed: ${rebuilt.rows} patient-days for ${rebuilt.patients} patients.`);
   console.log(
     `Demo world loaded into ${databaseFile} in ${ms} ms (therapy data up to the day before ${today}, America/Chicago).`,
   );

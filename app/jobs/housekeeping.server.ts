@@ -1,5 +1,6 @@
 import { prisma } from "~/lib/db.server";
 import { deliverPending } from "~/lib/outbox.server";
+import { finaliseAdherenceJob } from "./adherence.server";
 import type { Job } from "./scheduler.server";
 
 const DAY_MS = 24 * 3_600_000;
@@ -43,4 +44,4 @@ export const deliverOutbox: Job = {
   run: (now) => deliverPending(now),
 };
 
-export const jobs: Job[] = [purgeExpired, deliverOutbox];
+export const jobs: Job[] = [purgeExpired, deliverOutbox, finaliseAdherenceJob];

@@ -35,6 +35,14 @@ import {
   type EnrolledRole,
 } from "~/models/careSite.server";
 import { patientProfileHref } from "~/lib/patientProfileLink";
+import { CareSiteDashboard } from "~/components/CareSiteDashboard";
+import {
+  careSiteDashboard,
+  CATEGORIES,
+  CATEGORY_LABELS,
+  LIST_SORTS,
+  type Category,
+} from "~/models/dashboard.server";
 import type { RouteHandle } from "~/root";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
@@ -58,7 +66,34 @@ export async function loader({ request }: LoaderFunctionArgs) {
     kind: "careSite" as const,
     careSites: user.careSites,
     careSiteId: careSite?.id ?? null,
-    asOf: formatDay(yesterdayInZone()),
+    dashboard: careSite ? await siteDashboard(request, careSite.id) : null,
+  };
+}
+
+async function siteDashboard(request: Request, careSiteId: string) {
+  const url = new URL(request.url);
+  const list = (CATEGORIES as readonly string[]).includes(url.searchParams.get("list") ?? "")
+    ? (url.searchParams.get("list") as Category)
+    : null;
+  const params = readListParams(url, { sorts: LIST_SORTS, defaultSort: "lastName" });
+  const dashboard = await careSiteDashboard(careSiteId, { search: url.searchParams, list, params });
+  const noticeId = url.searchParams.get("notice");
+  const noticeRow = noticeId
+    ? dashboard.list?.rows.find((r) => r.patientId === noticeId && !r.href)
+    : null;
+  const rangeParams = new URLSearchParams();
+  for (const key of ["range", "from", "to"]) {
+    const value = url.searchParams.get(key);
+    if (value) rangeParams.set(key, value);
+  }
+  return {
+    ...dashboard,
+    labels: CATEGORY_LABELS,
+    params,
+    notice: noticeRow
+      ? `${noticeRow.firstName} ${noticeRow.lastName} is not associated with any device`
+      : null,
+    csvHref: list ? `/app/dashboard/csv?c=${careSiteId}&list=${list}&${rangeParams}` : null,
   };
 }
 
@@ -85,44 +120,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Home() {
   const home = useLoaderData<typeof loader>();
   if (home.kind === "admin") return <AdminDashboard data={home} />;
-  return (
-    <div className="card">
-      <div className="card-body d-flex flex-wrap gap-3 align-items-end justify-content-between">
-        {home.careSites.length === 0 ? (
-          <p className="mb-0">No clinic found</p>
-        ) : (
-          <Form method="post" className="d-flex gap-2 align-items-end">
-            <div>
-              <label htmlFor="careSiteId" className="form-label">
-                Care Site
-              </label>
-              <select
-                id="careSiteId"
-                name="careSiteId"
-                className="form-select"
-                defaultValue={home.careSiteId ?? undefined}
-              >
-                {home.careSites.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <button
-              type="submit"
-              name="intent"
-              value="chooseCareSite"
-              className="btn btn-outline-primary"
-            >
-              Show
-            </button>
-          </Form>
-        )}
-        <p className="mb-0 text-muted">Dashboard data as of {home.asOf}</p>
-      </div>
-    </div>
-  );
+  return <CareSiteDashboard data={home} />;
 }
 
 // --- The administrators' dashboard -------------------------------------------------------------

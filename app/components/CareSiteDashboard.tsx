@@ -1,0 +1,321 @@
+// The care site dashboard (spec 2 §2): care site selector, range, the Therapy, Patients and
+// Transmissions cards whose numbers link to their patient lists, and the list. Plain links and GET
+// forms: it all works without JavaScript.
+import { Form, Link, useLocation } from "@remix-run/react";
+import { DataTable, type Column } from "~/components/DataTable";
+import type { Category } from "~/models/dashboard.server";
+
+export type CareSiteDashboardData = {
+  careSites: { id: string; name: string }[];
+  careSiteId: string | null;
+  dashboard: null | {
+    asOf: string;
+    today: string;
+    range: {
+      kind: string;
+      fromDay: string;
+      toDay: string;
+      error: string | null;
+      typed?: { from: string; to: string };
+    };
+    counts: Record<Category, number>;
+    transmissions: { total: number; withDeviation: number; withoutDeviation: number };
+    labels: Record<Category, string>;
+    notice: string | null;
+    list: null | {
+      category: Category;
+      total: number;
+      page: number;
+      rows: Row[];
+    };
+    params: { q: string; sort: string; order: "asc" | "desc"; page: number };
+    csvHref: string | null;
+  };
+};
+
+type Row = {
+  patientId: string;
+  firstName: string;
+  lastName: string;
+  photoUrl: string;
+  href: string | null;
+  scorePercent?: number | null;
+  goalsUpdatedOn?: string;
+  totalTransmission?: number;
+  deviation?: "yes" | "no";
+  deviationPercentage?: number;
+};
+
+function withParams(search: string, changes: Record<string, string | null>) {
+  const params = new URLSearchParams(search);
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === null) params.delete(k);
+    else params.set(k, v);
+  }
+  return `?${params}`;
+}
+
+export function CareSiteDashboard({ data }: { data: CareSiteDashboardData }) {
+  const location = useLocation();
+  const d = data.dashboard;
+  const listHref = (category: Category) =>
+    `${withParams(location.search, { list: category, q: null, sort: null, order: null, page: null, notice: null })}#list`;
+  const rangeHref = (range: string) =>
+    withParams(location.search, { range, from: null, to: null, page: null });
+  return (
+    <>
+      <div className="card mb-3">
+        <div className="card-body d-flex flex-wrap gap-3 align-items-end justify-content-between">
+          {data.careSites.length === 0 ? (
+            <p className="mb-0">No clinic found</p>
+          ) : (
+            <Form method="post" action="/app?index" className="d-flex gap-2 align-items-end">
+              <div>
+                <label htmlFor="careSiteId" className="form-label">
+                  Care Site
+                </label>
+                <select
+                  id="careSiteId"
+                  name="careSiteId"
+                  className="form-select"
+                  defaultValue={data.careSiteId ?? undefined}
+                >
+                  {data.careSites.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <button
+                type="submit"
+                name="intent"
+                value="chooseCareSite"
+                className="btn btn-outline-primary"
+              >
+                Show
+              </button>
+            </Form>
+          )}
+          {d ? <p className="mb-0 text-muted">Dashboard data as of {d.asOf}</p> : null}
+        </div>
+      </div>
+      {d ? (
+        <>
+          <div className="d-flex flex-wrap gap-2 align-items-end mb-3">
+            <nav className="btn-group" aria-label="Range">
+              {(["day", "week", "month"] as const).map((r) => (
+                <Link
+                  key={r}
+                  to={rangeHref(r)}
+                  className={`btn btn-sm ${d.range.kind === r ? "btn-primary" : "btn-outline-primary"}`}
+                  aria-current={d.range.kind === r ? "true" : undefined}
+                  preventScrollReset
+                >
+                  {r[0].toUpperCase() + r.slice(1)}
+                </Link>
+              ))}
+            </nav>
+            <Form method="get" className="d-flex gap-2 align-items-end">
+              {d.list ? <input type="hidden" name="list" value={d.list.category} /> : null}
+              <div>
+                <label htmlFor="from" className="form-label small mb-0">
+                  From
+                </label>
+                <input
+                  id="from"
+                  name="from"
+                  type="date"
+                  max={d.today}
+                  defaultValue={
+                    d.range.typed?.from ?? (d.range.kind === "custom" ? d.range.fromDay : "")
+                  }
+                  className="form-control form-control-sm"
+                />
+              </div>
+              <div>
+                <label htmlFor="to" className="form-label small mb-0">
+                  To
+                </label>
+                <input
+                  id="to"
+                  name="to"
+                  type="date"
+                  max={d.today}
+                  defaultValue={
+                    d.range.typed?.to ?? (d.range.kind === "custom" ? d.range.toDay : "")
+                  }
+                  className="form-control form-control-sm"
+                />
+              </div>
+              <button type="submit" className="btn btn-sm btn-outline-primary">
+                Apply
+              </button>
+            </Form>
+            <span className="small text-muted">
+              {d.range.fromDay} to {d.range.toDay}
+            </span>
+          </div>
+          {d.range.error ? (
+            <div className="alert alert-warning" role="alert">
+              {d.range.error}
+            </div>
+          ) : null}
+          <div className="row g-3 mb-3">
+            <DashCard
+              title="Therapy"
+              rows={(["below75", "below50", "below25"] as const).map((c) => [
+                d.labels[c],
+                d.counts[c],
+                listHref(c),
+              ])}
+            />
+            <DashCard
+              title="Patients"
+              rows={(["updatedGoals", "missed", "never"] as const).map((c) => [
+                d.labels[c],
+                d.counts[c],
+                listHref(c),
+              ])}
+            />
+            <DashCard
+              title="Transmissions"
+              rows={[
+                ["Total", d.transmissions.total, listHref("total")],
+                [
+                  "Without Deviations",
+                  d.transmissions.withoutDeviation,
+                  listHref("withoutDeviation"),
+                ],
+                ["With Deviations", d.transmissions.withDeviation, listHref("withDeviation")],
+              ]}
+            />
+          </div>
+          {d.list ? <PatientList dashboard={d} list={d.list} /> : null}
+        </>
+      ) : null}
+    </>
+  );
+}
+
+function DashCard({ title, rows }: { title: string; rows: [string, number, string][] }) {
+  return (
+    <div className="col-lg-4">
+      <div className="card h-100">
+        <div className="card-body">
+          <h2 className="h6 text-muted">{title}</h2>
+          <ul className="list-group list-group-flush">
+            {rows.map(([label, count, href]) => (
+              <li key={label} className="list-group-item d-flex justify-content-between px-0">
+                <Link to={href} preventScrollReset>
+                  {label}
+                </Link>
+                <Link
+                  to={href}
+                  className="fw-semibold"
+                  aria-label={`${label}: ${count}`}
+                  preventScrollReset
+                >
+                  {count}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function PatientList({
+  dashboard,
+  list,
+}: {
+  dashboard: NonNullable<CareSiteDashboardData["dashboard"]>;
+  list: NonNullable<NonNullable<CareSiteDashboardData["dashboard"]>["list"]>;
+}) {
+  const location = useLocation();
+  const name = (row: Row, field: "lastName" | "firstName") =>
+    row.href ? (
+      <Link to={row.href}>{row[field]}</Link>
+    ) : (
+      <Link
+        to={`${withParams(location.search, { notice: row.patientId })}#list`}
+        preventScrollReset
+      >
+        {row[field]}
+      </Link>
+    );
+  const columns: Column<Row>[] = [
+    {
+      key: "photo",
+      label: "",
+      render: (r) => (
+        <img src={r.photoUrl} alt="" width={32} height={32} className="rounded-circle" />
+      ),
+    },
+    { key: "lastName", label: "Last Name", sortable: true, render: (r) => name(r, "lastName") },
+    { key: "firstName", label: "First Name", sortable: true, render: (r) => name(r, "firstName") },
+  ];
+  const c = list.category;
+  if (c === "below75" || c === "below50" || c === "below25") {
+    columns.push({
+      key: "score",
+      label: "Adherence score",
+      sortable: true,
+      render: (r) => `${r.scorePercent}%`,
+    });
+  }
+  if (c === "updatedGoals")
+    columns.push({ key: "goalsUpdatedOn", label: "Goals Updated on", sortable: true });
+  if (c === "total" || c === "withDeviation" || c === "withoutDeviation") {
+    columns.push({ key: "totalTransmission", label: "Total transmission", sortable: true });
+    columns.push({
+      key: "deviation",
+      label: "Deviation",
+      sortable: true,
+      render: (r) => (
+        <span
+          className={`badge rounded-pill ${r.deviation === "yes" ? "text-bg-danger" : "text-bg-success"}`}
+        >
+          {r.deviation}
+        </span>
+      ),
+    });
+  }
+  if (c === "total" || c === "withDeviation") {
+    columns.push({
+      key: "deviationPercentage",
+      label: "Deviation Percentage",
+      sortable: true,
+      render: (r) => `${r.deviationPercentage}%`,
+    });
+  }
+  return (
+    <section id="list" className="card">
+      <div className="card-body">
+        <div className="d-flex justify-content-between align-items-center mb-2">
+          <h2 className="h5 mb-0">{dashboard.labels[c]}</h2>
+          {dashboard.csvHref ? (
+            <a href={dashboard.csvHref} className="btn btn-sm btn-outline-secondary" download>
+              Download CSV
+            </a>
+          ) : null}
+        </div>
+        {dashboard.notice ? (
+          <div className="alert alert-warning" role="alert">
+            {dashboard.notice}
+          </div>
+        ) : null}
+        <DataTable
+          columns={columns}
+          rows={list.rows}
+          total={list.total}
+          params={{ ...dashboard.params, page: list.page }}
+          searchPlaceholder="First Name, Last Name"
+          rowKey={(r) => r.patientId}
+        />
+      </div>
+    </section>
+  );
+}

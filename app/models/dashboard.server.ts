@@ -1,0 +1,313 @@
+// The care site dashboard (spec 2 §2 "Care site dashboard", DESIGN.md §5 categories): the cards'
+// counts and the patient list of each category, for a care site the user is accepted at.
+import { Parser } from "@json2csv/plainjs";
+import { prisma } from "~/lib/db.server";
+import { PAGE_SIZE, pageCount, skipFor } from "~/lib/listParams";
+import { patientProfileHref } from "~/lib/patientProfileLink";
+import { photoUrl } from "~/lib/photoUrl";
+import { formatDay } from "~/lib/time";
+import {
+  adherenceAsOf,
+  careSiteTimeZone,
+  goalsUpdated,
+  missedThreeOrMore,
+  neverTransmitted,
+  transmissionStats,
+} from "~/models/adherence.server";
+import { addDays, scorePercent } from "~/modules/adherence/score";
+import { yesterdayInZone } from "~/lib/time";
+
+export const CATEGORIES = [
+  "below75",
+  "below50",
+  "below25",
+  "updatedGoals",
+  "missed",
+  "never",
+  "total",
+  "withoutDeviation",
+  "withDeviation",
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const CATEGORY_LABELS: Record<Category, string> = {
+  below75: "Adherence below 75%",
+  below50: "Adherence below 50%",
+  below25: "Adherence below 25%",
+  updatedGoals: "Update Therapy Goals",
+  missed: "Missed 3 or more days",
+  never: "Never Transmitted",
+  total: "Total Transmission",
+  withoutDeviation: "Transmission Without Deviations",
+  withDeviation: "Transmission With Deviations",
+};
+
+export const RANGES = ["day", "week", "month"] as const;
+export type RangeKind = (typeof RANGES)[number] | "custom";
+
+export const rangeMessages = {
+  fromAfterTo: '"From" date cannot be after "To" date.',
+  toBeforeFrom: '"To" date cannot be before "From" date.',
+  // Ours: the spec only says no dates after today can be picked.
+  future: "Dates after today cannot be chosen.",
+  invalid: "Please choose a From and a To date.",
+};
+
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The date range of the Patients and Transmissions cards: day (yesterday), week (default: the 7
+ * days to yesterday), month (a month to yesterday) or From/To. Adherence and missed days are as of
+ * yesterday whatever the range.
+ */
+export function readRange(search: URLSearchParams, yesterday: string, today: string) {
+  const from = search.get("from") ?? "";
+  const to = search.get("to") ?? "";
+  if (from || to) {
+    let error: string | null = null;
+    if (!DAY_RE.test(from) || !DAY_RE.test(to)) error = rangeMessages.invalid;
+    else if (from > to) error = rangeMessages.toBeforeFrom;
+    else if (to > today) error = rangeMessages.future;
+    if (!error) return { kind: "custom" as RangeKind, fromDay: from, toDay: to, error: null };
+    return { ...presetRange("week", yesterday), error, typed: { from, to } };
+  }
+  const kind = (RANGES as readonly string[]).includes(search.get("range") ?? "")
+    ? (search.get("range") as (typeof RANGES)[number])
+    : "week";
+  return { ...presetRange(kind, yesterday), error: null };
+}
+
+function presetRange(kind: (typeof RANGES)[number], yesterday: string) {
+  if (kind === "day") return { kind: kind as RangeKind, fromDay: yesterday, toDay: yesterday };
+  if (kind === "week")
+    return { kind: kind as RangeKind, fromDay: addDays(yesterday, -6), toDay: yesterday };
+  const [y, m, d] = yesterday.split("-").map(Number);
+  const monthAgo = new Date(Date.UTC(y, m - 2, d));
+  const fromDay = addDays(monthAgo.toISOString().slice(0, 10), 1);
+  return { kind: kind as RangeKind, fromDay, toDay: yesterday };
+}
+
+type Row = {
+  patientId: string;
+  firstName: string;
+  lastName: string;
+  photoUrl: string;
+  href: string | null;
+  score?: number | null;
+  goalsUpdatedOn?: string;
+  totalTransmission?: number;
+  deviation?: "yes" | "no";
+  deviationPercentage?: number;
+};
+
+async function categoryRows(careSiteId: string, asOf: string, fromDay: string, toDay: string) {
+  const [scores, missed, never, goals, stats] = await Promise.all([
+    adherenceAsOf(careSiteId, asOf),
+    missedThreeOrMore(careSiteId, asOf),
+    neverTransmitted(careSiteId),
+    goalsUpdated(careSiteId, fromDay, toDay),
+    transmissionStats(careSiteId, fromDay, toDay),
+  ]);
+  const scored = scores.filter((s) => s.score !== null) as { patientId: string; score: number }[];
+  const statRow = (s: (typeof stats)[number]) => ({
+    patientId: s.patientId,
+    totalTransmission: s.total,
+    deviation: s.deviating > 0 ? ("yes" as const) : ("no" as const),
+    deviationPercentage: s.therapies ? Math.round((s.deviatingTherapies / s.therapies) * 100) : 0,
+  });
+  const byCategory: Record<Category, Partial<Row>[]> = {
+    below75: scored
+      .filter((s) => s.score < 0.75)
+      .map((s) => ({ patientId: s.patientId, score: s.score })),
+    below50: scored
+      .filter((s) => s.score < 0.5)
+      .map((s) => ({ patientId: s.patientId, score: s.score })),
+    below25: scored
+      .filter((s) => s.score < 0.25)
+      .map((s) => ({ patientId: s.patientId, score: s.score })),
+    updatedGoals: goals.map((g) => ({ patientId: g.patientId, goalsUpdatedOn: g.changedOn })),
+    missed: missed.map((m) => ({ patientId: m.patientId })),
+    never: never.map((n) => ({ patientId: n.patientId })),
+    total: stats.map(statRow),
+    withDeviation: stats.filter((s) => s.deviating > 0).map(statRow),
+    withoutDeviation: stats.filter((s) => s.total > s.deviating).map(statRow),
+  };
+  const transmissions = {
+    total: stats.reduce((n, s) => n + s.total, 0),
+    withDeviation: stats.reduce((n, s) => n + s.deviating, 0),
+    withoutDeviation: stats.reduce((n, s) => n + (s.total - s.deviating), 0),
+  };
+  return { byCategory, transmissions };
+}
+
+async function withPeople(careSiteId: string, rows: Partial<Row>[]): Promise<Row[]> {
+  const ids = rows.map((r) => r.patientId!);
+  if (ids.length === 0) return [];
+  const people = await prisma.user.findMany({
+    where: { id: { in: ids } },
+    select: {
+      id: true,
+      firstName: true,
+      lastName: true,
+      photoId: true,
+      pairings: { where: { unpairedAt: null }, select: { id: true }, take: 1 },
+    },
+  });
+  const byId = new Map(people.map((p) => [p.id, p]));
+  return rows.flatMap((r) => {
+    const p = byId.get(r.patientId!);
+    if (!p) return [];
+    const pairId = p.pairings[0]?.id ?? null;
+    return [
+      {
+        ...r,
+        patientId: p.id,
+        firstName: p.firstName,
+        lastName: p.lastName,
+        photoUrl: photoUrl(p.photoId),
+        href: pairId ? patientProfileHref({ profileId: p.id, clinicId: careSiteId, pairId }) : null,
+      } as Row,
+    ];
+  });
+}
+
+export const LIST_SORTS = [
+  "lastName",
+  "firstName",
+  "score",
+  "goalsUpdatedOn",
+  "totalTransmission",
+  "deviation",
+  "deviationPercentage",
+] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
+
+function sortRows(rows: Row[], sort: ListSort, order: "asc" | "desc") {
+  const dir = order === "asc" ? 1 : -1;
+  return [...rows].sort((a, b) => {
+    const x = a[sort] ?? null;
+    const y = b[sort] ?? null;
+    if (x === y)
+      return a.lastName.localeCompare(b.lastName) || a.patientId.localeCompare(b.patientId);
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return (
+      (typeof x === "number" && typeof y === "number"
+        ? x - y
+        : String(x).localeCompare(String(y))) * dir
+    );
+  });
+}
+
+/**
+ * Everything the dashboard shows for a care site the caller has checked the user may see: counts,
+ * and the chosen category's rows (searched, sorted, one page).
+ */
+export async function careSiteDashboard(
+  careSiteId: string,
+  input: {
+    search: URLSearchParams;
+    list: Category | null;
+    params: { q: string; sort: ListSort; order: "asc" | "desc"; page: number };
+    now?: Date;
+  },
+) {
+  const zone = await careSiteTimeZone(careSiteId);
+  const now = input.now ?? new Date();
+  const yesterday = yesterdayInZone(now, zone);
+  const today = addDays(yesterday, 1);
+  const range = readRange(input.search, yesterday, today);
+  const { byCategory, transmissions } = await categoryRows(
+    careSiteId,
+    yesterday,
+    range.fromDay,
+    range.toDay,
+  );
+  const counts = Object.fromEntries(CATEGORIES.map((c) => [c, byCategory[c].length])) as Record<
+    Category,
+    number
+  >;
+  let list = null;
+  if (input.list) {
+    const q = input.params.q.toLowerCase();
+    const all = sortRows(
+      (await withPeople(careSiteId, byCategory[input.list])).filter(
+        (r) => !q || `${r.firstName} ${r.lastName}`.toLowerCase().includes(q),
+      ),
+      input.params.sort,
+      input.params.order,
+    );
+    const page = Math.min(input.params.page, pageCount(all.length));
+    list = {
+      category: input.list,
+      total: all.length,
+      rows: all.slice(skipFor(page), skipFor(page) + PAGE_SIZE).map((r) => ({
+        ...r,
+        scorePercent: r.score === undefined ? undefined : scorePercent(r.score ?? null),
+        goalsUpdatedOn: r.goalsUpdatedOn ? formatDay(r.goalsUpdatedOn, "dd-MMM-yyyy") : undefined,
+      })),
+      page,
+    };
+  }
+  return {
+    asOf: formatDay(yesterday),
+    today,
+    range,
+    counts,
+    transmissions,
+    list,
+  };
+}
+
+const CSV_FIELDS: Record<Category, { label: string; value: keyof Row | "scorePercent" }[]> = {
+  below75: [],
+  below50: [],
+  below25: [],
+  updatedGoals: [{ label: "Goals Updated on", value: "goalsUpdatedOn" }],
+  missed: [],
+  never: [],
+  total: [],
+  withoutDeviation: [],
+  withDeviation: [],
+};
+for (const c of ["below75", "below50", "below25"] as const)
+  CSV_FIELDS[c] = [{ label: "Adherence Score (%)", value: "scorePercent" }];
+for (const c of ["total", "withDeviation"] as const) {
+  CSV_FIELDS[c] = [
+    { label: "Total transmission", value: "totalTransmission" },
+    { label: "Deviation", value: "deviation" },
+    { label: "Deviation Percentage", value: "deviationPercentage" },
+  ];
+}
+CSV_FIELDS.withoutDeviation = [
+  { label: "Total transmission", value: "totalTransmission" },
+  { label: "Deviation", value: "deviation" },
+];
+
+/** The whole list of a category as CSV (no ids, photos or pairings: spec 2 §9), and its file name. */
+export async function dashboardCsv(
+  careSiteId: string,
+  category: Category,
+  search: URLSearchParams,
+) {
+  const zone = await careSiteTimeZone(careSiteId);
+  const yesterday = yesterdayInZone(new Date(), zone);
+  const range = readRange(search, yesterday, addDays(yesterday, 1));
+  const { byCategory } = await categoryRows(careSiteId, yesterday, range.fromDay, range.toDay);
+  const rows = sortRows(await withPeople(careSiteId, byCategory[category]), "lastName", "asc").map(
+    (r) => ({
+      ...r,
+      scorePercent: r.score === undefined ? undefined : scorePercent(r.score ?? null),
+      goalsUpdatedOn: r.goalsUpdatedOn ? formatDay(r.goalsUpdatedOn, "dd-MMM-yyyy") : undefined,
+    }),
+  );
+  const parser = new Parser({
+    fields: [
+      { label: "Last Name", value: "lastName" },
+      { label: "First Name", value: "firstName" },
+      ...CSV_FIELDS[category],
+    ],
+  });
+  const name = CATEGORY_LABELS[category].replace(/[^A-Za-z0-9]+/g, "_").replace(/_+$/, "");
+  return { csv: parser.parse(rows), fileName: `${name}_${range.fromDay}_${range.toDay}.csv` };
+}
