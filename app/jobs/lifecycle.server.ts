@@ -2,6 +2,7 @@
 import { configureDatabase, disconnectDatabase, prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
+import { closeIngestDatabase } from "~/models/ingest.server";
 import { describeTransports, usesConsoleTransport } from "~/lib/outbox.server";
 import { jobs } from "./housekeeping.server";
 import { Scheduler } from "./scheduler.server";
@@ -24,7 +25,10 @@ export async function startBackground(options: { jobs?: boolean } = {}) {
 export async function stopBackground(options: { disconnect?: boolean } = {}) {
   await scheduler?.stop();
   scheduler = null;
-  if (options.disconnect !== false) await disconnectDatabase();
+  if (options.disconnect !== false) {
+    closeIngestDatabase();
+    await disconnectDatabase();
+  }
 }
 
 export async function checkHealth() {

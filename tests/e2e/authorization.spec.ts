@@ -3,7 +3,7 @@
 // role checks are expected to fail today, and Playwright fails the run once they pass, so whoever
 // builds the screen must take the pending mark off and keep the check.
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { anyCareSiteId, createSession, createUser } from "./support/db";
+import { anyCareSiteId, createSession, createUser, patientOf } from "./support/db";
 
 const STAFF = ["superadmin", "abmadmin", "clinicadmin", "clinician"] as const;
 type Staff = (typeof STAFF)[number];
@@ -14,6 +14,8 @@ const SITE = ["clinicadmin", "clinician"] as const;
 type AppRoute = { path: (self: string) => string; roles: readonly Staff[]; pending?: string };
 
 const careSiteId = () => anyCareSiteId();
+/** A patient with an accepted membership at anyCareSiteId() (the care site users are given). */
+const demoPatientId = () => patientOf(careSiteId());
 const patientParam = () =>
   Buffer.from(JSON.stringify({ profile_id: null, clinic_id: null, pair_id: null })).toString(
     "base64",
@@ -57,6 +59,10 @@ const appRoutes: Record<string, AppRoute> = {
     pending: "issue 6",
   },
   "/app/PasswordAndSecurity": { path: () => "/app/PasswordAndSecurity", roles: ALL },
+  "/app/patients/{id}/device": {
+    path: () => `/app/patients/${demoPatientId()}/device`,
+    roles: SITE,
+  },
   "/app/clinicprofiledetails": {
     path: () => `/app/clinicprofiledetails?c_id=${careSiteId()}`,
     roles: ["superadmin", "abmadmin"],

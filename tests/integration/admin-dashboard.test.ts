@@ -593,7 +593,7 @@ describe("Add Care Site", () => {
         ),
       );
       expect(page.kind).toBe("careSite");
-      expect(Object.keys(page).sort()).toEqual(["asOf", "careSiteId", "careSites", "kind"]);
+      expect(Object.keys(page).sort()).toEqual(["careSiteId", "careSites", "dashboard", "kind"]);
     }
     // And the admins cannot use the care site staff's intent.
     const browser = await admin();

@@ -280,3 +280,18 @@ export function passwordHashOf(userId: string) {
     database.close();
   }
 }
+
+/** A patient with an accepted membership at a care site. */
+export function patientOf(careSiteId: string) {
+  const database = db();
+  try {
+    const row = database
+      .prepare(
+        `SELECT userId FROM "Membership" WHERE careSiteId = ? AND role = 'patient' AND status = 'accepted' ORDER BY userId LIMIT 1`,
+      )
+      .get(careSiteId) as { userId: string };
+    return row.userId;
+  } finally {
+    database.close();
+  }
+}
