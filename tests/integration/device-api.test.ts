@@ -2,8 +2,6 @@
 // a real HTTP server on 127.0.0.1: counts, idempotency, prescriptions, attribution, 401/405/413/400,
 // and that a refused request stores nothing.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { MAX_JSON_BODY_BYTES } from "~/lib/jsonBody.server";
@@ -18,6 +16,7 @@ import {
   loader as transmissionsLoader,
 } from "~/routes/api.v1.devices.$serial.transmissions";
 import { deviceApiMessages, parseTransmission } from "~/validation/deviceApi";
+import { startDeviceApiServer } from "../support/deviceApiServer";
 import { createCareSite, createUser, uid } from "../support/factories";
 
 type Action = typeof transmissionsAction;
@@ -640,37 +639,15 @@ describe("POST /api/v1/devices/{serial}/stats", () => {
 });
 
 describe("over real HTTP (node:http on 127.0.0.1)", () => {
-  let server: http.Server;
+  let server: Awaited<ReturnType<typeof startDeviceApiServer>>;
   let base: string;
 
   beforeAll(async () => {
-    // The same adaptation @remix-run/express makes: the Node request becomes a web Request.
-    server = http.createServer(async (req, res) => {
-      const url = new URL(req.url ?? "/", "http://127.0.0.1");
-      const match = /^\/api\/v1\/devices\/([^/]+)\/(transmissions|stats)$/.exec(url.pathname);
-      if (!match) return res.writeHead(404).end();
-      const hasBody = req.method !== "GET" && req.method !== "HEAD";
-      const request = new Request(url, {
-        method: req.method,
-        headers: Object.entries(req.headers).flatMap(([k, v]) =>
-          v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v] as [string, string]],
-        ),
-        body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
-        duplex: "half",
-      } as RequestInit);
-      const [, serial, kind] = match;
-      const response =
-        req.method === "GET"
-          ? await (kind === "stats" ? statsLoader() : transmissionsLoader())
-          : await call(kind === "stats" ? statsAction : transmissionsAction, request, serial);
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await startDeviceApiServer();
+    base = server.url;
   });
 
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server.close());
 
   /**
    * A raw request: `chunks` written one by one (chunked unless a Content-Length is given). The
