@@ -1,40 +1,22 @@
 // POST /api/v1/devices/{serial}/transmissions: a device's therapy data (DEVICE-API.md,
 // docs/device-api.md). A resource route: POST only; anything else is 405.
 import type { ActionFunctionArgs } from "@remix-run/node";
-import {
-  accepted,
-  jsonBodyProblem,
-  methodNotAllowed,
-  problem,
-  readJsonBody,
-  unauthorized,
-  validationProblem,
-} from "~/lib/jsonBody.server";
-import { authenticateDevice } from "~/models/device.server";
-import { IngestBusyError, ingestTransmission } from "~/models/ingest.server";
+import { handleDeviceRequest } from "~/lib/deviceRequest.server";
+import { methodNotAllowed } from "~/lib/jsonBody.server";
+import { ingestTransmission } from "~/models/ingest.server";
 import { parseTransmission } from "~/validation/deviceApi";
 
 export function loader() {
   return methodNotAllowed();
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
-  const device = await authenticateDevice(params.serial, request.headers.get("Authorization"));
-  if (!device) return unauthorized();
-  const body = await readJsonBody(request);
-  if (!body.ok) return jsonBodyProblem(body.reason);
-  const parsed = parseTransmission(body.value);
-  if (!parsed.ok) return validationProblem(parsed.errors);
-  try {
-    const result = await ingestTransmission(device, parsed.data);
-    return accepted({
+export function action({ request, params }: ActionFunctionArgs) {
+  return handleDeviceRequest(request, params.serial, parseTransmission, async (device, body) => {
+    const result = await ingestTransmission(device, body);
+    return {
       transmissionId: result.transmissionId,
       therapiesAccepted: result.therapiesAccepted,
       therapiesDuplicate: result.therapiesDuplicate,
-    });
-  } catch (error) {
-    if (!(error instanceof IngestBusyError)) throw error;
-    return problem(503, "busy", "The portal is busy; send it again.", {}, { "Retry-After": "1" });
-  }
+    };
+  });
 }

@@ -1,0 +1,37 @@
+// The common path of every device API request (DEVICE-API.md): authenticate, read the body with
+// its size limit, validate, then hand the data over; each failure has its documented answer.
+import { authenticateDevice, type AuthenticatedDevice } from "~/models/device.server";
+import { IngestBusyError } from "~/models/ingest.server";
+import type { ProblemError } from "./jsonBody.server";
+import {
+  accepted,
+  jsonBodyProblem,
+  methodNotAllowed,
+  problem,
+  readJsonBody,
+  unauthorized,
+  validationProblem,
+} from "./jsonBody.server";
+
+type Parsed<T> = { ok: true; data: T } | { ok: false; errors: ProblemError[] };
+
+export async function handleDeviceRequest<T>(
+  request: Request,
+  serial: string | undefined,
+  parse: (body: unknown) => Parsed<T>,
+  handle: (device: AuthenticatedDevice, data: T) => Promise<unknown>,
+) {
+  if (request.method !== "POST") return methodNotAllowed();
+  const device = await authenticateDevice(serial, request.headers.get("Authorization"));
+  if (!device) return unauthorized();
+  const body = await readJsonBody(request);
+  if (!body.ok) return jsonBodyProblem(body.reason);
+  const parsed = parse(body.value);
+  if (!parsed.ok) return validationProblem(parsed.errors);
+  try {
+    return accepted(await handle(device, parsed.data));
+  } catch (error) {
+    if (!(error instanceof IngestBusyError)) throw error;
+    return problem(503, "busy", "The portal is busy; send it again.", {}, { "Retry-After": "1" });
+  }
+}
