@@ -3,7 +3,7 @@
 // site dashboard for the care site chosen in the session.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import {
   ADD_CARE_SITE_DIALOG,
   AdminDashboard,
@@ -20,7 +20,6 @@ import { pageCount, readListParams } from "~/lib/listParams";
 import { photoUrl } from "~/lib/photoUrl";
 import { invitationsPath, isSiteRole, STAFF_ROLES } from "~/lib/roles";
 import { commitSession, flash, getSession } from "~/lib/session.server";
-import { formatDay, yesterdayInZone } from "~/lib/time";
 import {
   CARE_SITE_SORTS,
   FORM_TOKEN_REGEX,
