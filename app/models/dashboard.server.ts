@@ -1,6 +1,7 @@
 // The care site dashboard (spec 2 §2 "Care site dashboard", DESIGN.md §5 categories): the cards'
 // counts and the patient list of each category, for a care site the user is accepted at.
 import { Parser } from "@json2csv/plainjs";
+import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/lib/db.server";
 import { PAGE_SIZE, pageCount, skipFor } from "~/lib/listParams";
 import { patientProfileHref } from "~/lib/patientProfileLink";
@@ -141,23 +142,26 @@ async function categoryRows(careSiteId: string, asOf: string, fromDay: string, t
 }
 
 async function withPeople(careSiteId: string, rows: Partial<Row>[]): Promise<Row[]> {
-  const ids = rows.map((r) => r.patientId!);
-  if (ids.length === 0) return [];
-  const people = await prisma.user.findMany({
-    where: { id: { in: ids } },
-    select: {
-      id: true,
-      firstName: true,
-      lastName: true,
-      photoId: true,
-      pairings: { where: { unpairedAt: null }, select: { id: true }, take: 1 },
-    },
-  });
+  if (rows.length === 0) return [];
+  // One statement for the care site's patients' names, photos and current pairings (a category
+  // list can hold most of them; Prisma's relation query cost 40 ms more at 2,000 patients).
+  const people = await prisma.$queryRaw<
+    {
+      id: string;
+      firstName: string;
+      lastName: string;
+      photoId: string | null;
+      pairId: string | null;
+    }[]
+  >(Prisma.sql`
+    SELECT u.id, u.firstName, u.lastName, u.photoId,
+      (SELECT p.id FROM "Pairing" p WHERE p.patientId = u.id AND p.unpairedAt IS NULL LIMIT 1) AS pairId
+    FROM "Membership" m JOIN "User" u ON u.id = m.userId
+    WHERE m.careSiteId = ${careSiteId} AND m.role = 'patient' AND m.status = 'accepted'`);
   const byId = new Map(people.map((p) => [p.id, p]));
   return rows.flatMap((r) => {
     const p = byId.get(r.patientId!);
     if (!p) return [];
-    const pairId = p.pairings[0]?.id ?? null;
     return [
       {
         ...r,
@@ -165,7 +169,9 @@ async function withPeople(careSiteId: string, rows: Partial<Row>[]): Promise<Row
         firstName: p.firstName,
         lastName: p.lastName,
         photoUrl: photoUrl(p.photoId),
-        href: pairId ? patientProfileHref({ profileId: p.id, clinicId: careSiteId, pairId }) : null,
+        href: p.pairId
+          ? patientProfileHref({ profileId: p.id, clinicId: careSiteId, pairId: p.pairId })
+          : null,
       } as Row,
     ];
   });
