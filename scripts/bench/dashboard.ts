@@ -564,19 +564,6 @@ async function measure(cases: Case[]): Promise<{ results: Result[]; contention: 
   };
 }
 
-/**
- * The local experiment (not in the app's migrations): the indexes that let transmissionStats read
- * only an index. Therapy's (patientId, startedAt) index gains transmissionId and deviates (it
- * still serves every query the old one did); Membership's (careSiteId, role, status) gains
- * userId (the site's patients come out in id order, and the index covers the sub-select).
- */
-const EXPERIMENT_SQL = `
-  DROP INDEX IF EXISTS "Therapy_patientId_startedAt_idx";
-  CREATE INDEX IF NOT EXISTS "Therapy_patientId_startedAt_transmissionId_deviates_idx" ON "Therapy"("patientId", "startedAt", "transmissionId", "deviates");
-  DROP INDEX IF EXISTS "Membership_careSiteId_role_status_idx";
-  CREATE INDEX IF NOT EXISTS "Membership_careSiteId_role_status_userId_idx" ON "Membership"("careSiteId", "role", "status", "userId");
-  ANALYZE;`;
-
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "arc-bench-dashboard-"));
   const keep = process.argv.includes("--keep");
@@ -717,19 +704,6 @@ async function main() {
     };
     const breakdown = await pieces();
     const plans = floor.explain(week);
-    let experiment: Experiment | null = null;
-    if (!process.argv.includes("--no-experiment")) {
-      console.log("Experiment: covering indexes for transmissionStats.");
-      const writer = new Database(world.file);
-      writer.exec(EXPERIMENT_SQL);
-      writer.close();
-      const after = await measure(cases);
-      experiment = {
-        ...after,
-        breakdown: await pieces(),
-        plan: floor.explain(week).transmissionStats,
-      };
-    }
     raw.close();
     await disconnectDatabase();
 
@@ -738,7 +712,6 @@ async function main() {
       results: before.results,
       contention: before.contention,
       breakdown,
-      experiment,
       plans,
       buildSeconds,
       rebuildSeconds,
@@ -764,7 +737,6 @@ async function main() {
 // ---------------------------------------------------------------------------------------------
 
 type Piece = { label: string; week: number; month: number };
-type Experiment = { results: Result[]; contention: Contention; breakdown: Piece[]; plan: string };
 
 function table(header: string[], rows: string[][], right: boolean[]) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -779,7 +751,6 @@ function render(input: {
   results: Result[];
   contention: Contention;
   breakdown: Piece[];
-  experiment: Experiment | null;
   plans: Record<string, string>;
   buildSeconds: number;
   rebuildSeconds: number;
@@ -792,7 +763,7 @@ function render(input: {
   monthRange: Range;
   counts: Record<Category, number>;
 }) {
-  const { world, results, experiment } = input;
+  const { world, results } = input;
   const cpu = os.cpus()[0]?.model?.trim() ?? "unknown CPU";
   const when = new Date().toISOString().slice(0, 16).replace("T", " ");
   const n = (v: number) => v.toLocaleString("en-US");
@@ -833,6 +804,19 @@ function render(input: {
   const worstRatio = [...results].sort((a, b) => ratio(b) - ratio(a))[0];
   const stats = input.breakdown.find((p) => p.label === "transmissionStats")!;
   const rawPeople = input.breakdown.find((p) => p.label.startsWith("people"))!;
+  // How transmissionStats reads, from its plan.
+  const statsPlan = input.plans.transmissionStats ?? "";
+  const statsHow = [
+    statsPlan.includes("SEARCH t USING COVERING INDEX")
+      ? "from an index that covers it"
+      : "through an index and then the table rows",
+    statsPlan.includes("TEMP B-TREE FOR GROUP BY") ? "sorts them for GROUP BY" : null,
+    statsPlan.includes("TEMP B-TREE FOR count(DISTINCT)")
+      ? "counts distinct transmissions in temporary b-trees"
+      : null,
+  ]
+    .filter(Boolean)
+    .join(", ");
   const floorSum = (key: "week" | "month") =>
     input.breakdown.filter((p) => !p.label.startsWith("people")).reduce((a, p) => a + p[key], 0);
   const reading = [
@@ -844,56 +828,12 @@ function render(input: {
       : `${far.length} of ${results.length} cases are more than ${FLOOR_TARGET}× their floor: ${far.map((r) => `${r.label} (${ratio(r).toFixed(1)}×)`).join(", ")}.`,
     `transmissionStats is most of the floor: ${fmt(stats.week)} of ${fmt(floorSum("week"))} ms for a week and ` +
       `${fmt(stats.month)} of ${fmt(floorSum("month"))} ms for a month (it reads every therapy of the range, ` +
-      `${n(Math.round(world.therapies / DAYS))} a day at this site, through Therapy_patientId_startedAt_idx and then the table ` +
-      "for transmissionId and deviates, sorts them for GROUP BY and counts distinct transmissions in two temporary b-trees). " +
+      `${n(Math.round(world.therapies / DAYS))} a day at this site, ${statsHow}). ` +
       "A list also reads the names, photos and current pairings of the site's patients (withPeople's one statement, " +
       `${fmt(rawPeople.week)} ms at the floor) and builds every row of the category (photo URL, profile link) before it ` +
       "sorts them and cuts the page of 10; that JavaScript is not timed on its own here.",
     `Machine during the timed runs: ${contention(input.contention)} (other work on this shared machine shows in the p95 more than in the median).`,
   ].join(" ");
-
-  const experimentLines: string[] = [];
-  if (experiment) {
-    const beforeOf = new Map(results.map((r) => [r.label, r]));
-    experimentLines.push(
-      "### Experiment: covering indexes for transmissionStats",
-      "",
-      "Not in the app's migrations: the same database after `" +
-        EXPERIMENT_SQL.trim()
-          .split("\n")
-          .map((l) => l.trim())
-          .filter((l) => l.startsWith("CREATE"))
-          .join(" ") +
-        "` (each replacing the index of the same name, which has the same leading columns), ANALYZE, and the same runs " +
-        `(${contention(experiment.contention)}).`,
-      "",
-      ...table(
-        ["Case", "Median ms", "p95 ms", "Before: median / p95", "Floor median", "× floor", "p95 < 100", "≤ 3×"], // prettier-ignore
-        experiment.results.map((r) => {
-          const b = beforeOf.get(r.label)!;
-          return [
-            r.label,
-            fmt(r.app.median),
-            fmt(r.app.p95),
-            `${fmt(b.app.median)} / ${fmt(b.app.p95)}`,
-            fmt(r.floor.median),
-            ratio(r).toFixed(1),
-            ...verdicts(r),
-          ];
-        }),
-        [false, true, true, true, true, true, false, false],
-      ),
-      "",
-      ...breakdownTable(experiment.breakdown),
-      "",
-      "transmissionStats with these indexes:",
-      "",
-      "```",
-      experiment.plan,
-      "```",
-      "",
-    );
-  }
 
   const habits = Object.entries(world.habits)
     .map(([h, c]) => `${h} ${n(c)}`)
@@ -904,7 +844,7 @@ function render(input: {
     "## Care site dashboard",
     "",
     `Run ${when} UTC on ${cpu}, ${os.cpus().length} cores, Node ${process.version}, ${os.type()} ${os.release()}. ` +
-      "To re-run: `npm run bench:dashboard` (`tsx scripts/bench/dashboard.ts`; `-- --runs N`, `-- --keep`, `-- --no-experiment`).",
+      "To re-run: `npm run bench:dashboard` (`tsx scripts/bench/dashboard.ts`; `-- --runs N`, `-- --keep`).",
     "",
     `A temporary database with one care site (${ZONE}) of ${n(world.patients)} accepted patients, each with a device ` +
       `paired ${DAYS + 1} days ago and ${DAYS} days of data up to yesterday: ${n(world.transmissions)} transmissions ` +
@@ -920,7 +860,17 @@ function render(input: {
     "",
     `App: the model functions the route calls, in process through the app's Prisma client ` +
       "(`careSiteDashboard(siteId, { search, list, params })`: counts only, or a category list, page 1 of 10 by last name; " +
-      "`dashboardCsv` for the CSV), without HTTP, session or rendering. " +
+      "`dashboardCsv` for the CSV), without HTTP, session or rendering " +
+      `(${["dashboard", "adherence"]
+        .map(
+          (m) =>
+            `models/${m}.server.ts as of ${fs
+              .statSync(path.join(ROOT, "app", "models", `${m}.server.ts`))
+              .mtime.toISOString()
+              .slice(0, 16)
+              .replace("T", " ")} UTC`,
+        )
+        .join(", ")}). ` +
       "Floor: the same SQL (copied from models/adherence.server.ts: the care site's zone, adherenceAsOf, missedThreeOrMore, " +
       "neverTransmitted, goalsUpdated, transmissionStats) on a better-sqlite3 connection of its own, plus for a list " +
       "withPeople's statement (models/dashboard.server.ts: the site's patients' names, photos and current pairings); " +
@@ -945,7 +895,6 @@ function render(input: {
       "```",
       "",
     ]),
-    ...experimentLines,
     END_MARKER,
   ].join("\n");
 }
