@@ -53,6 +53,17 @@ async function main() {
   if (process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true")
     app.set("trust proxy", 1);
 
+  const remixHandler = createRequestHandler({
+    build: async () => build, // re-read so development reloads take effect
+    mode,
+    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+  });
+
+  // The device API (DEVICE-API.md) is JSON for machines: it goes straight to its Remix routes,
+  // past the page middleware below (CSP nonces, page security headers, compression), which cost
+  // a device request a good part of its time (docs/performance.md, "Device ingest").
+  app.post("/api/v1/devices/*", remixHandler);
+
   app.use((req, res, next) => {
     res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
     // The app reads the client address from here; a value sent by the client is overwritten.
@@ -112,14 +123,7 @@ async function main() {
     }
   });
 
-  app.all(
-    "*",
-    createRequestHandler({
-      build: async () => build, // re-read so development reloads take effect
-      mode,
-      getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
-    }),
-  );
+  app.all("*", remixHandler);
 
   const server = app.listen(port, host, () => {
     console.log(`ARC Connect ${version} is ready at http://localhost:${port} (${mode})`);

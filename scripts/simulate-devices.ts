@@ -5,9 +5,13 @@
 // sometimes missing. Deterministic for a seed.
 //
 //   npx tsx scripts/simulate-devices.ts --url http://localhost:3000 --care-site "Hill Country" \
-//     --devices 20 --days 30 --concurrency 8 [--seed 42] [--rate 50] [--data-dir ./data]
+//     --devices 20 --days 30 --concurrency 8 [--seed 42] [--rate 50] [--sync-days 1] \
+//     [--data-dir ./data]
 //
 // --rate caps transmissions per second overall (0 = as fast as the server answers).
+// --sync-days N: a device's data reaches the portal every N days (a relay or phone that connects
+// now and then): one transmission carries those days' therapies, sent the evening of the last of
+// them; a prescription change is sent at once (its therapies are judged against it).
 import crypto from "node:crypto";
 import path from "node:path";
 import { TZDate } from "@date-fns/tz";
@@ -31,6 +35,8 @@ export type SimOptions = {
   seed: number;
   concurrency: number;
   rate: number;
+  /** Days a transmission gathers (1: one transmission each day the device was used). */
+  syncDays?: number;
   /** The last simulated day (YYYY-MM-DD, care site zone); default yesterday. */
   lastDay?: string;
   log?: (line: string) => void;
@@ -91,7 +97,7 @@ export function provision(options: SimOptions) {
     const provisioned: Provisioned[] = [];
     db.transaction(() => {
       for (const patient of patients) {
-        const serial = `SIM${options.seed}${crypto.randomBytes(3).toString("hex").toUpperCase()}`;
+        const serial = `SIM${options.seed}${crypto.randomBytes(6).toString("hex").toUpperCase()}`;
         const token = crypto.randomBytes(32).toString("base64url");
         const deviceId = crypto.randomUUID();
         db.prepare(
@@ -130,13 +136,17 @@ const BASE: Prescription = {
   O_F: 1,
 };
 
-/** The transmissions one device sends: one per day it was used, in the evening, in day order. */
+/**
+ * The transmissions one device sends, in order: with syncDays 1 one per day it was used, in the
+ * evening; else one per syncDays days (or sooner, when the prescription changes).
+ */
 export function plan(
   device: Provisioned,
   timeZone: string,
   lastDay: string,
   days: number,
   seed: number,
+  syncDays = 1,
 ) {
   const rng = prng(
     seed ^ parseInt(crypto.createHash("md5").update(device.serial).digest("hex").slice(0, 8), 16),
@@ -145,6 +155,25 @@ export function plan(
   let hmr = rng.int(50, 900) + 0.5;
   let event = 0;
   const transmissions: Transmission[] = [];
+  let pending: TherapyRecord[] = [];
+  const send = (day: Date) => {
+    if (pending.length === 0) return;
+    const sentAt = new TZDate(
+      day.getUTCFullYear(),
+      day.getUTCMonth(),
+      day.getUTCDate(),
+      21,
+      rng.int(0, 59),
+      timeZone,
+    );
+    transmissions.push({
+      sentAt: sentAt.toISOString(),
+      hmr: Math.round(hmr * 10) / 10,
+      prescription: { ...prescription },
+      therapies: pending,
+    });
+    pending = [];
+  };
   const [y, m, d] = lastDay.split("-").map(Number);
   const last = new Date(Date.UTC(y, m - 1, d));
   for (let i = days - 1; i >= 0; i--) {
@@ -157,9 +186,11 @@ export function plan(
         : device.habit === "declining"
           ? 0.95 - 0.85 * progress
           : rng.next();
-    if (rng.chance(0.03))
+    if (rng.chance(0.03)) {
+      send(addDays(day, -1)); // the old prescription's therapies go first
       prescription = { ...prescription, I_P: prescription.I_P === 40 ? 45 : 40 }; // protocol change
-    const therapies: TherapyRecord[] = [];
+    }
+    const therapies = pending;
     for (let t = 0; t < device.timesPerDay + 1; t++) {
       if (t >= device.timesPerDay && !rng.chance(0.1)) continue; // now and then an extra one
       if (!rng.chance(usage)) continue;
@@ -201,21 +232,7 @@ export function plan(
       });
       hmr += 0.25;
     }
-    if (therapies.length === 0) continue;
-    const sentAt = new TZDate(
-      day.getUTCFullYear(),
-      day.getUTCMonth(),
-      day.getUTCDate(),
-      21,
-      rng.int(0, 59),
-      timeZone,
-    );
-    transmissions.push({
-      sentAt: sentAt.toISOString(),
-      hmr: Math.round(hmr * 10) / 10,
-      prescription: { ...prescription },
-      therapies,
-    });
+    if (i % syncDays === 0) send(day);
   }
   return transmissions;
 }
@@ -231,7 +248,14 @@ export async function simulate(options: SimOptions) {
   const queue = provisioned.map((device) => ({
     device,
     client: new DeviceClient(options.url, device.serial, device.token),
-    transmissions: plan(device, site.timeZone, lastDay, options.days, options.seed),
+    transmissions: plan(
+      device,
+      site.timeZone,
+      lastDay,
+      options.days,
+      options.seed,
+      options.syncDays,
+    ),
   }));
   const totals = { transmissions: 0, therapiesAccepted: 0, therapiesDuplicate: 0, errors: 0 };
   const minGapMs = options.rate > 0 ? 1000 / options.rate : 0;
@@ -286,6 +310,7 @@ if (process.argv[1] && /simulate-devices(\.ts)?$/.test(process.argv[1])) {
     seed: Number(argValue("seed", "42")),
     concurrency: Number(argValue("concurrency", "8")),
     rate: Number(argValue("rate", "0")),
+    syncDays: Number(argValue("sync-days", "1")),
   })
     .then((result) => process.exit(result.errors ? 1 : 0))
     .catch((error: unknown) => {

@@ -4,10 +4,12 @@ import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { closeIngestDatabase } from "~/models/ingest.server";
 import { describeTransports, usesConsoleTransport } from "~/lib/outbox.server";
+import { AdherenceWorker } from "./adherenceQueue.server";
 import { jobs } from "./housekeeping.server";
 import { Scheduler } from "./scheduler.server";
 
 let scheduler: Scheduler | null = null;
+let adherenceWorker: AdherenceWorker | null = null;
 
 export async function startBackground(options: { jobs?: boolean } = {}) {
   await configureDatabase();
@@ -19,12 +21,15 @@ export async function startBackground(options: { jobs?: boolean } = {}) {
   if (options.jobs !== false && !scheduler) {
     scheduler = new Scheduler(jobs);
     scheduler.start();
+    adherenceWorker = new AdherenceWorker();
+    adherenceWorker.start();
   }
 }
 
 export async function stopBackground(options: { disconnect?: boolean } = {}) {
-  await scheduler?.stop();
+  await Promise.all([scheduler?.stop(), adherenceWorker?.stop()]);
   scheduler = null;
+  adherenceWorker = null;
   if (options.disconnect !== false) {
     closeIngestDatabase();
     await disconnectDatabase();

@@ -22,7 +22,7 @@ export async function handleDeviceRequest<T>(
   handle: (device: AuthenticatedDevice, data: T) => Promise<unknown>,
 ) {
   if (request.method !== "POST") return methodNotAllowed();
-  const device = await authenticateDevice(serial, request.headers.get("Authorization"));
+  const device = authenticateDevice(serial, request.headers.get("Authorization"));
   if (!device) return unauthorized();
   const body = await readJsonBody(request);
   if (!body.ok) return jsonBodyProblem(body.reason);

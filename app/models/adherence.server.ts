@@ -149,8 +149,12 @@ const zoneOf = (ctx: PatientContext, pairingId: string | null) =>
 // ---------------------------------------------------------------------------------------------
 
 type Range = {
-  /** first day to write; null: each patient's first pairing day (and older rows are deleted) */
-  fromDay: string | null;
+  /**
+   * first day to write; null: each patient's first pairing day (and older rows are deleted);
+   * a Map: per patient, the earliest instant (ms) new data was brought for, which is recomputed
+   * from the day it falls on in whichever of the patient's zones gives the earliest day
+   */
+  fromDay: string | null | Map<string, number>;
   /** last day whose own data changed; the 6 days after it are rewritten too (their scores) */
   toDay: string | null;
   now: Date;
@@ -174,11 +178,16 @@ async function recomputeBatch(tx: Tx, patientIds: string[], range: Range) {
 
   // Each patient's days: from (the range's start or the first pairing day) to the end of the
   // range plus the 6 days whose scores look back at it, never past the patient's today.
+  const fromDays =
+    range.fromDay instanceof Map
+      ? new Map([...range.fromDay].map(([id, at]) => [id, earliestDay(contexts.get(id)!, at)]))
+      : null;
   const plans = new Map<string, { from: string; to: string }>();
   for (const [id, ctx] of contexts) {
     if (ctx.firstPairingDay === null) continue;
     const today = dayInZone(range.now, ctx.homeZone);
-    const from = maxDay(range.fromDay ?? ctx.firstPairingDay, ctx.firstPairingDay);
+    const wanted = fromDays ? fromDays.get(id)! : (range.fromDay as string | null);
+    const from = maxDay(wanted ?? ctx.firstPairingDay, ctx.firstPairingDay);
     const to =
       range.toDay === null ? today : minDay(addDays(range.toDay, SCORE_WINDOW_DAYS - 1), today);
     if (from <= to) plans.set(id, { from, to });
@@ -250,6 +259,11 @@ async function recomputeBatch(tx: Tx, patientIds: string[], range: Range) {
   const all = Prisma.join(patientIds);
   if (range.fromDay === null) {
     await tx.$executeRaw`DELETE FROM "DailyAdherence" WHERE patientId IN (${all})`;
+  } else if (fromDays) {
+    const json = JSON.stringify([...fromDays]);
+    await tx.$executeRaw`DELETE FROM "DailyAdherence" WHERE rowid IN (
+      SELECT d.rowid FROM json_each(${json}) j
+      JOIN "DailyAdherence" d ON d.patientId = j.value ->> 0 AND d.day >= j.value ->> 1)`;
   } else {
     const last = range.toDay === null ? "9999-12-31" : addDays(range.toDay, SCORE_WINDOW_DAYS - 1);
     await tx.$executeRaw`DELETE FROM "DailyAdherence"
@@ -299,31 +313,73 @@ export function recomputePatientDays(
   return recompute([patientId], { fromDay, toDay, now });
 }
 
+/** The earliest day an instant falls on in any zone the patient's data can be counted in. */
+function earliestDay(ctx: PatientContext, at: number) {
+  let earliest: string | null = null;
+  for (const zone of new Set([ctx.defaultZone, ...ctx.zoneOfPairing.values()])) {
+    const day = dayMapper(zone)(at);
+    if (earliest === null || day < earliest) earliest = day;
+  }
+  return earliest!;
+}
+
 /**
- * After a committed transmission (the device API's ingest calls this): `days` are the instants
- * it brought (its therapies' startedAt, its sentAt). Recomputes from the earliest of their days to
- * the patient's today, so a late transmission for an old day updates that day and every day
- * after it (the 6 after it weigh it in their scores).
+ * Recomputes a patient's rows for new data at `days` (instants: therapies' startedAt, a
+ * transmission's sentAt): from the earliest of their days to the patient's today, so a late
+ * transmission for an old day updates that day and every day after it (the 6 after it weigh it
+ * in their scores). processAdherenceQueue does the same for the patients ingest queued.
  */
 export async function afterTransmission(input: {
   patientId: string;
   days: Date[];
   now?: Date;
 }): Promise<RecomputeResult> {
-  const now = input.now ?? new Date();
   if (input.days.length === 0) return { patients: 0, rows: 0 };
-  const ctx = (await loadContexts(prisma, [input.patientId])).get(input.patientId)!;
-  // The earliest day in any zone the patient's data can be counted in.
-  const zones = new Set([ctx.defaultZone, ...ctx.zoneOfPairing.values()]);
-  let earliest: string | null = null;
-  for (const instant of input.days) {
-    for (const zone of zones) {
-      const day = dayMapper(zone)(instant.getTime());
-      if (earliest === null || day < earliest) earliest = day;
-    }
+  const from = Math.min(...input.days.map((d) => d.getTime()));
+  return recompute([input.patientId], {
+    fromDay: new Map([[input.patientId, from]]),
+    toDay: null,
+    now: input.now ?? new Date(),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The queue ingest writes (AdherenceQueue)
+// ---------------------------------------------------------------------------------------------
+
+const queueListeners = new Set<() => void>();
+
+/** Ingest calls this after committing queued work; the adherence worker listens. */
+export function notifyAdherenceQueued() {
+  for (const listener of queueListeners) listener();
+}
+
+export function onAdherenceQueued(listener: () => void) {
+  queueListeners.add(listener);
+  return () => void queueListeners.delete(listener);
+}
+
+/**
+ * Recomputes every patient in AdherenceQueue from its queued instant, 100 patients per
+ * transaction, and removes each row in the same transaction unless ingest changed it meanwhile
+ * (its seq grew; it is then done again on the next pass). Safe to run at any time and twice.
+ */
+export async function processAdherenceQueue(now = new Date()): Promise<RecomputeResult> {
+  const queued = await prisma.$queryRaw<{ patientId: string; fromAt: unknown; seq: unknown }[]>`
+    SELECT patientId, fromAt, seq FROM "AdherenceQueue" ORDER BY patientId`;
+  let rows = 0;
+  for (const batch of chunks(queued, PATIENTS_PER_TRANSACTION)) {
+    const fromDay = new Map(batch.map((q) => [q.patientId, toMs(q.fromAt)]));
+    const done = JSON.stringify(batch.map((q) => [q.patientId, Number(q.seq)]));
+    rows += await readWriteTransaction(async (tx) => {
+      const written = await recomputeBatch(tx, [...fromDay.keys()], { fromDay, toDay: null, now });
+      await tx.$executeRaw`DELETE FROM "AdherenceQueue" WHERE rowid IN (
+        SELECT q.rowid FROM json_each(${done}) j
+        JOIN "AdherenceQueue" q ON q.patientId = j.value ->> 0 AND q.seq = j.value ->> 1)`;
+      return written;
+    });
   }
-  if (earliest === null) return { patients: 0, rows: 0 };
-  return recompute([input.patientId], { fromDay: earliest, toDay: null, now });
+  return { patients: queued.length, rows };
 }
 
 /** The patients a care site's days are finalised for: accepted patient members, current pairings. */
@@ -484,19 +540,20 @@ export async function goalsUpdated(
 
 export type TransmissionStats = {
   patientId: string;
-  /** transmissions that brought at least one therapy of the range */
+  /** transmissions sent in the range that brought at least one therapy */
   total: number;
-  /** of those, the ones with a deviating therapy of the range */
+  /** of those, the ones with a deviating therapy */
   deviating: number;
   therapies: number;
   deviatingTherapies: number;
 };
 
 /**
- * Transmissions per patient in fromDay..toDay, judged by their therapies' days (site zone): a
- * transmission counts when it brought a therapy that started in the range, and deviates when
- * one of those therapies deviates. Only patients with therapies in the range are returned.
- * Deviation percentage = deviatingTherapies / therapies (score.ts deviationShare).
+ * Transmissions per patient in fromDay..toDay (site zone), by the day the device sent them: a
+ * transmission counts when it brought at least one new therapy, and deviates when one of its
+ * therapies deviates. Only patients with such transmissions are returned. Deviation percentage =
+ * deviatingTherapies / therapies (score.ts deviationShare). Reads one covering index of
+ * Transmission (docs/decisions.md, "Transmissions in a range").
  */
 export async function transmissionStats(
   careSiteId: string,
@@ -506,15 +563,18 @@ export async function transmissionStats(
   const zone = await careSiteTimeZone(careSiteId);
   const { from, to } = instantRange(fromDay, toDay, zone);
   const rows = await prisma.$queryRaw<Record<keyof TransmissionStats, unknown>[]>(Prisma.sql`
-    SELECT t.patientId AS patientId,
-      COUNT(DISTINCT t.transmissionId) AS total,
-      COUNT(DISTINCT CASE WHEN t.deviates THEN t.transmissionId END) AS deviating,
-      COUNT(*) AS therapies,
-      SUM(CASE WHEN t.deviates THEN 1 ELSE 0 END) AS deviatingTherapies
+    SELECT p.userId AS patientId,
+      COUNT(*) AS total,
+      SUM(t.deviatingTherapies > 0) AS deviating,
+      SUM(t.therapiesAccepted) AS therapies,
+      SUM(t.deviatingTherapies) AS deviatingTherapies
     FROM (${sitePatientsSql(careSiteId)}) p
-    CROSS JOIN "Therapy" t ON t.patientId = p.userId AND t.startedAt >= ${from} AND t.startedAt < ${to}
-    GROUP BY t.patientId
-    ORDER BY t.patientId`);
+    CROSS JOIN "Transmission" t ON t.patientId = p.userId
+      AND t.sentAt >= ${from} AND t.sentAt < ${to} AND t.therapiesAccepted > 0
+    -- Grouped by the membership's userId: the site's membership index yields it in order, so
+    -- SQLite needs no temporary b-tree.
+    GROUP BY p.userId
+    ORDER BY p.userId`);
   return rows.map((r) => ({
     patientId: String(r.patientId),
     total: Number(r.total),

@@ -92,8 +92,8 @@ type Row = {
   patientId: string;
   firstName: string;
   lastName: string;
-  photoUrl: string;
-  href: string | null;
+  photoId: string | null;
+  pairId: string | null;
   score?: number | null;
   goalsUpdatedOn?: string;
   totalTransmission?: number;
@@ -168,10 +168,8 @@ async function withPeople(careSiteId: string, rows: Partial<Row>[]): Promise<Row
         patientId: p.id,
         firstName: p.firstName,
         lastName: p.lastName,
-        photoUrl: photoUrl(p.photoId),
-        href: p.pairId
-          ? patientProfileHref({ profileId: p.id, clinicId: careSiteId, pairId: p.pairId })
-          : null,
+        photoId: p.photoId,
+        pairId: p.pairId,
       } as Row,
     ];
   });
@@ -247,11 +245,18 @@ export async function careSiteDashboard(
     list = {
       category: input.list,
       total: all.length,
-      rows: all.slice(skipFor(page), skipFor(page) + PAGE_SIZE).map((r) => ({
-        ...r,
-        scorePercent: r.score === undefined ? undefined : scorePercent(r.score ?? null),
-        goalsUpdatedOn: r.goalsUpdatedOn ? formatDay(r.goalsUpdatedOn, "dd-MMM-yyyy") : undefined,
-      })),
+      // Photo addresses and profile links only for the page shown (a list can hold thousands).
+      rows: all
+        .slice(skipFor(page), skipFor(page) + PAGE_SIZE)
+        .map(({ photoId, pairId, ...r }) => ({
+          ...r,
+          photoUrl: photoUrl(photoId),
+          href: pairId
+            ? patientProfileHref({ profileId: r.patientId, clinicId: careSiteId, pairId })
+            : null,
+          scorePercent: r.score === undefined ? undefined : scorePercent(r.score ?? null),
+          goalsUpdatedOn: r.goalsUpdatedOn ? formatDay(r.goalsUpdatedOn, "dd-MMM-yyyy") : undefined,
+        })),
       page,
     };
   }

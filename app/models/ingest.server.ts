@@ -10,8 +10,7 @@
 import crypto from "node:crypto";
 import Database from "better-sqlite3";
 import { env } from "~/lib/env.server";
-import { logger } from "~/lib/logger.server";
-import { afterTransmission } from "~/models/adherence.server";
+import { notifyAdherenceQueued } from "~/models/adherence.server";
 import type {
   DeviceStatBody,
   PrescriptionBody,
@@ -130,7 +129,16 @@ function prepare(db: Database.Database) {
          "oscillation")
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    deviceBySerial: db.prepare<
+      [string],
+      { id: string; serial: string; type: string; tokenHash: string }
+    >(`SELECT "id", "serial", "type", "tokenHash" FROM "Device" WHERE "serial" = ?`),
     touchDevice: db.prepare(`UPDATE "Device" SET "lastSeenAt" = ? WHERE "id" = ?`),
+    queueAdherence: db.prepare(
+      `INSERT INTO "AdherenceQueue" ("patientId", "fromAt") VALUES (?, ?)
+       ON CONFLICT ("patientId") DO UPDATE
+       SET "fromAt" = min("fromAt", excluded."fromAt"), "seq" = "seq" + 1`,
+    ),
     insertStat: db.prepare(
       `INSERT INTO "DeviceStat" ("deviceId", "serial", "deviceType", "core", "memoryUsage",
          "cpuUsage", "temperature", "test", "createdAt", "receivedAt", "therapyStartTime",
@@ -155,6 +163,11 @@ function connection(): IngestDb {
   const opened = { db, s: prepare(db) };
   globalForIngest.__arcIngestDb = opened;
   return opened;
+}
+
+/** A device and its token hash by serial, for the device API's authentication (device.server.ts). */
+export function deviceForToken(serial: string) {
+  return connection().s.deviceBySerial.get(serial) ?? null;
 }
 
 /** Closes the ingest connection (server shutdown, tests). The next ingest opens it again. */
@@ -213,9 +226,9 @@ export type IngestResult = {
   therapyAdjustment: boolean;
   deviatingTherapies: number;
   /**
-   * What the adherence engine recomputes from: the distinct start instants of the therapies
-   * accepted now and the transmission's sentAt (its HMR reading), earliest first. Empty when
-   * nothing was recorded.
+   * The instants the transmission brought data for: the distinct start instants of the therapies
+   * accepted now and its sentAt (its HMR reading), earliest first; the earliest is queued for the
+   * adherence engine. Empty when nothing was recorded.
    */
   days: Date[];
 };
@@ -226,9 +239,9 @@ export type IngestResult = {
  * is equal (else records a new one: a therapy adjustment when there was an earlier one), skips
  * therapies already stored by (device, eventId), and judges each new therapy against the reported
  * prescription. A resend of stored therapies with an unchanged prescription records nothing and
- * answers with the transmission that first brought them. After the commit, a recorded transmission
- * of a paired device goes to the adherence engine (afterTransmission); its failure is logged, not
- * returned, since the data is stored.
+ * answers with the transmission that first brought them. A recorded transmission of a paired device
+ * queues its patient for the adherence engine in the same transaction (AdherenceQueue); the
+ * adherence worker recomputes shortly after, off the request path.
  */
 export async function ingestTransmission(
   device: { id: string },
@@ -354,6 +367,8 @@ export async function ingestTransmission(
     }
     s.touchDevice.run(now, device.id);
     const days = [...new Set([...accepted.map((t) => t.startedAt), sentAt])].sort((a, b) => a - b);
+    // The adherence engine's work, committed with the data it is for (processAdherenceQueue).
+    if (patientId) s.queueAdherence.run(patientId, days[0]);
     return {
       transmissionId,
       therapiesAccepted: accepted.length,
@@ -367,19 +382,7 @@ export async function ingestTransmission(
     };
   });
 
-  if (result.patientId && result.recorded) {
-    try {
-      // The one hand-over to the adherence engine (DailyAdherence of the days concerned).
-      await afterTransmission({ patientId: result.patientId, days: result.days });
-    } catch (error) {
-      // The transmission is committed; the adherence engine can catch up on its next run.
-      logger.error("afterTransmission failed", {
-        error,
-        transmissionId: result.transmissionId,
-        patientId: result.patientId,
-      });
-    }
-  }
+  if (result.patientId && result.recorded) notifyAdherenceQueued();
   return result;
 }
 

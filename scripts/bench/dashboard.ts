@@ -391,15 +391,16 @@ const FLOOR_SQL = {
         AND (e.createdAt < g.createdAt OR (e.createdAt = g.createdAt AND e.id < g.id)))
     GROUP BY g.patientId
     ORDER BY g.patientId`,
-  transmissionStats: `SELECT t.patientId AS patientId,
-      COUNT(DISTINCT t.transmissionId) AS total,
-      COUNT(DISTINCT CASE WHEN t.deviates THEN t.transmissionId END) AS deviating,
-      COUNT(*) AS therapies,
-      SUM(CASE WHEN t.deviates THEN 1 ELSE 0 END) AS deviatingTherapies
+  transmissionStats: `SELECT p.userId AS patientId,
+      COUNT(*) AS total,
+      SUM(t.deviatingTherapies > 0) AS deviating,
+      SUM(t.therapiesAccepted) AS therapies,
+      SUM(t.deviatingTherapies) AS deviatingTherapies
     FROM (${SITE_PATIENTS}) p
-    CROSS JOIN "Therapy" t ON t.patientId = p.userId AND t.startedAt >= ? AND t.startedAt < ?
-    GROUP BY t.patientId
-    ORDER BY t.patientId`,
+    CROSS JOIN "Transmission" t ON t.patientId = p.userId
+      AND t.sentAt >= ? AND t.sentAt < ? AND t.therapiesAccepted > 0
+    GROUP BY p.userId
+    ORDER BY p.userId`,
   // withPeople's statement (models/dashboard.server.ts): the site's patients' names, photos and
   // current pairings.
   people: `SELECT u.id, u.firstName, u.lastName, u.photoId,
@@ -826,12 +827,12 @@ function render(input: {
     far.length === 0
       ? `Every case is within ${FLOOR_TARGET}× of its floor (the farthest, ${worstRatio.label}, ${ratio(worstRatio).toFixed(1)}×).`
       : `${far.length} of ${results.length} cases are more than ${FLOOR_TARGET}× their floor: ${far.map((r) => `${r.label} (${ratio(r).toFixed(1)}×)`).join(", ")}.`,
-    `transmissionStats is most of the floor: ${fmt(stats.week)} of ${fmt(floorSum("week"))} ms for a week and ` +
-      `${fmt(stats.month)} of ${fmt(floorSum("month"))} ms for a month (it reads every therapy of the range, ` +
-      `${n(Math.round(world.therapies / DAYS))} a day at this site, ${statsHow}). ` +
+    `transmissionStats takes ${fmt(stats.week)} of the floor's ${fmt(floorSum("week"))} ms for a week and ` +
+      `${fmt(stats.month)} of ${fmt(floorSum("month"))} ms for a month (it reads every transmission sent in the range, ` +
+      `${n(Math.round(world.transmissions / DAYS))} a day at this site, ${statsHow}). ` +
       "A list also reads the names, photos and current pairings of the site's patients (withPeople's one statement, " +
-      `${fmt(rawPeople.week)} ms at the floor) and builds every row of the category (photo URL, profile link) before it ` +
-      "sorts them and cuts the page of 10; that JavaScript is not timed on its own here.",
+      `${fmt(rawPeople.week)} ms at the floor), sorts the category's rows and builds photo URLs and profile links for ` +
+      "the page of 10; that JavaScript is not timed on its own here.",
     `Machine during the timed runs: ${contention(input.contention)} (other work on this shared machine shows in the p95 more than in the median).`,
   ].join(" ");
 

@@ -4,17 +4,20 @@
 //   npm run bench:ingest              measures the current build (builds first if there is none)
 //   npm run bench:ingest -- --build   runs `npm run build` first
 //   options: --devices N (default 1600), --days N (default 30), --concurrency N (default 8),
-//            --no-write (print only)
+//            --sync-days 1,7 (the scenarios: days a transmission gathers), --no-write (print only)
 //
 // It seeds the demo world (prisma/seed.ts seedDemoWorld) into a temporary DATA_DIR, adds a care
 // site with enough patients for the simulator's devices, starts `node build/server.js` on a free
 // port (NODE_ENV=production, LOG_REQUESTS=0, RATE_LIMIT_SCALE=100), and runs simulate(...): it
 // provisions and pairs a device per patient, then every device sends its days in order, one
-// transmission a day, `--concurrency` devices at once, as fast as the server answers. Each
+// transmission a day (and, in the second scenario, one a week: --sync-days), `--concurrency`
+// devices at once, as fast as the server answers; each scenario on a fresh DATA_DIR. Each
 // request is timed on the client (DeviceClient.sendTransmission, wrapped here); the server's CPU
-// time comes from /proc. The server is stopped with SIGTERM. Then, with the server gone, a
-// smaller batch of devices goes through the same app code in this process, one transmission at a
-// time, to show where a request's time goes (validation, ingest write, adherence recompute).
+// time comes from /proc, up to the moment the adherence worker has emptied AdherenceQueue (it
+// recomputes off the request path). The server is stopped with SIGTERM. Then, with the server
+// gone, a smaller batch of devices goes through the same app code in this process, one
+// transmission at a time, to show where a request's time goes (validation, ingest write,
+// adherence recompute).
 // It prints a table and rewrites its own section of docs/performance.md (between the ingest
 // markers; the rest of that file is kept).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -38,6 +41,7 @@ const SESSION_SECRET = `ingest-${crypto.randomBytes(24).toString("hex")}`;
 const DEVICES = Number(argValue("devices") ?? 1600);
 const DAYS = Number(argValue("days") ?? 30);
 const CONCURRENCY = Number(argValue("concurrency") ?? 8);
+const SYNC_DAYS = (argValue("sync-days") ?? "1,7").split(",").map(Number);
 const SEED = 42;
 /** Devices of the in-process breakdown (after the HTTP run). */
 const BREAKDOWN_DEVICES = 60;
@@ -225,7 +229,7 @@ function quantile(sorted: number[], q: number) {
 
 type HttpRun = Awaited<ReturnType<typeof runHttp>>;
 
-async function runHttp(dataDir: string, siteId: string) {
+async function runHttp(dataDir: string, siteId: string, syncDays: number) {
   const databaseFile = path.join(dataDir, "arc.db");
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -274,6 +278,7 @@ async function runHttp(dataDir: string, siteId: string) {
         seed: SEED,
         concurrency: CONCURRENCY,
         rate: 0,
+        syncDays,
         log: (line) => console.log(line),
       });
     } finally {
@@ -281,6 +286,20 @@ async function runHttp(dataDir: string, siteId: string) {
     }
     const c0 = clocks.start;
     if (!c0) throw new Error("the simulator sent nothing");
+    const sent = performance.now();
+    // The run ends when the adherence worker has caught up with what was sent.
+    const queue = new Database(databaseFile, { readonly: true });
+    try {
+      const queued = queue.prepare(`SELECT COUNT(*) AS n FROM "AdherenceQueue"`);
+      const deadline = Date.now() + 120_000;
+      while ((queued.get() as { n: number }).n > 0) {
+        if (Date.now() > deadline) throw new Error("the adherence queue did not drain in 2 min");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      queue.close();
+    }
+    const catchUpMs = performance.now() - sent;
     const wall = (performance.now() - c0.wall) / 1000;
     const serverCpu = processCpuSeconds(child.pid!) - c0.serverCpu;
     const clientCpuUsage = process.cpuUsage(c0.clientCpu);
@@ -305,8 +324,10 @@ async function runHttp(dataDir: string, siteId: string) {
     db.close();
     const probe = await probeRejected(base, child.pid!, result.devices[0].serial);
     return {
+      syncDays,
       result,
       probe,
+      catchUpMs,
       wall,
       seconds: result.seconds,
       latencies,
@@ -374,8 +395,9 @@ type Breakdown = {
 
 /**
  * The same app code in this process, one transmission at a time, for a fresh batch of devices:
- * validation (parseTransmission), ingestTransmission (the write transaction and then
- * afterTransmission), and afterTransmission alone once more with the same days (its cost).
+ * validation (parseTransmission), ingestTransmission (the write transaction, which queues the
+ * patient), and processAdherenceQueue right after it (the recompute of that one patient; the
+ * server's worker batches the patients of a burst, so this is its most expensive case).
  */
 async function runBreakdown(dataDir: string, siteId: string): Promise<Breakdown> {
   process.env.DATA_DIR = dataDir;
@@ -385,7 +407,7 @@ async function runBreakdown(dataDir: string, siteId: string): Promise<Breakdown>
   const { configureDatabase, disconnectDatabase, prisma } = await import("../../app/lib/db.server");
   const { ingestTransmission, closeIngestDatabase } =
     await import("../../app/models/ingest.server");
-  const { afterTransmission } = await import("../../app/models/adherence.server");
+  const { processAdherenceQueue } = await import("../../app/models/adherence.server");
   const { parseTransmission } = await import("../../app/validation/deviceApi");
   await configureDatabase();
   try {
@@ -425,9 +447,9 @@ async function runBreakdown(dataDir: string, siteId: string): Promise<Breakdown>
         const result = await ingestTransmission(row!, parsed.data);
         totals.ingest += performance.now() - t;
         t = performance.now();
-        const again = await afterTransmission({ patientId: result.patientId!, days: result.days });
+        const recomputed = await processAdherenceQueue();
         totals.recompute += performance.now() - t;
-        totals.recomputeRows += again.rows;
+        totals.recomputeRows += recomputed.rows;
         totals.transmissions++;
         totals.therapies += result.therapiesAccepted;
       }
@@ -446,43 +468,61 @@ async function runBreakdown(dataDir: string, siteId: string): Promise<Breakdown>
 async function main() {
   const build = ensureBuild();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "arc-bench-ingest-"));
+  const dirs = [dir];
   try {
     const databaseFile = path.join(dir, "arc.db");
     const seeded = await seedDemoWorld(databaseFile);
     const siteId = addBenchSite(databaseFile, DEVICES + BREAKDOWN_DEVICES);
-    const http = await runHttp(dir, siteId);
+    const runs: HttpRun[] = [await runHttp(dir, siteId, SYNC_DAYS[0])];
     const breakdown = await runBreakdown(dir, siteId);
-    const section = render({ build, seeded: seeded.counts, http, breakdown });
+    // Every further scenario on a fresh copy of the world (the same patients, no therapies).
+    for (const syncDays of SYNC_DAYS.slice(1)) {
+      const next = fs.mkdtempSync(path.join(os.tmpdir(), "arc-bench-ingest-"));
+      dirs.push(next);
+      await seedDemoWorld(path.join(next, "arc.db"));
+      runs.push(await runHttp(next, addBenchSite(path.join(next, "arc.db"), DEVICES), syncDays));
+    }
+    const section = render({ build, seeded: seeded.counts, runs, breakdown });
     console.log(section);
-    if (http.result.errors > 0) {
-      console.error(`${http.result.errors} requests failed: the figures are not written.`);
+    const errors = runs.reduce((n, run) => n + run.result.errors, 0);
+    if (errors > 0) {
+      console.error(`${errors} requests failed: the figures are not written.`);
       process.exitCode = 1;
     } else if (!process.argv.includes("--no-write")) writeSection(section);
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   }
 }
 
 function render(input: {
   build: ReturnType<typeof ensureBuild>;
   seeded: Record<string, number>;
-  http: HttpRun;
+  runs: HttpRun[];
   breakdown: Breakdown;
 }) {
-  const { build, http, breakdown: b } = input;
-  const r = http.result;
+  const { build, runs, breakdown: b } = input;
   const cpu = os.cpus()[0]?.model?.trim() ?? "unknown CPU";
   const when = new Date().toISOString().slice(0, 16).replace("T", " ");
   const n = (v: number) => Math.round(v).toLocaleString("en-US");
   const ms = (v: number) => v.toFixed(1);
-  const therapiesPerSecond = r.therapiesAccepted / http.seconds;
-  const transmissionsPerSecond = r.transmissions / http.seconds;
-  const lat = http.latencies;
-  const serverCpuPerRequest = (http.serverCpu / r.transmissions) * 1000;
   const builtAt = build.builtAt.toISOString().slice(0, 19).replace("T", " ");
   const staleNote = build.stale.length
     ? ` ${build.stale.length} source file(s) changed after that build (e.g. ${build.stale.slice(0, 3).join(", ")}): it may not be the code on disk.`
     : " No source file is newer than the build.";
+  const figures = runs.map((http) => {
+    const r = http.result;
+    return {
+      http,
+      r,
+      therapiesPerSecond: r.therapiesAccepted / http.seconds,
+      transmissionsPerSecond: r.transmissions / http.seconds,
+      perTransmission: r.therapiesAccepted / r.transmissions,
+      serverCpuPerRequest: (http.serverCpu / r.transmissions) * 1000,
+      coreShare: Math.round((http.serverCpu / http.wall) * 100),
+    };
+  });
+  const scenario = (syncDays: number) =>
+    syncDays === 1 ? "daily transmissions" : `a transmission every ${syncDays} days`;
 
   const table = (header: string[], rows: string[][], right: boolean[]) => {
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
@@ -491,66 +531,62 @@ function render(input: {
     const rule = `| ${widths.map((w, i) => (right[i] ? `${"-".repeat(w - 1)}:` : "-".repeat(w))).join(" | ")} |`;
     return [line(header), rule, ...rows.map(line)];
   };
+  const row = (label: string, value: (f: (typeof figures)[number]) => string) => [
+    label,
+    ...figures.map(value),
+  ];
   const main = table(
-    ["Measure", "Value"],
+    ["Measure", ...figures.map((f) => scenario(f.http.syncDays))],
     [
-      ["Devices × days (concurrency)", `${n(r.devices.length)} × ${DAYS} (${CONCURRENCY})`],
-      ["Transmissions sent", n(r.transmissions)],
-      ["Therapies accepted (duplicates)", `${n(r.therapiesAccepted)} (${n(r.therapiesDuplicate)})`],
-      ["Failed requests", n(r.errors)],
-      ["Sending time", `${http.seconds.toFixed(1)} s`],
-      ["**Therapies per second**", `**${n(therapiesPerSecond)}**`],
-      ["Transmissions per second", n(transmissionsPerSecond)],
-      ["Request latency p50 / p95 / p99 / max", `${ms(quantile(lat, 0.5))} / ${ms(quantile(lat, 0.95))} / ${ms(quantile(lat, 0.99))} / ${ms(lat[lat.length - 1])} ms`], // prettier-ignore
-      ["Server CPU", `${http.serverCpu.toFixed(1)} s (${Math.round((http.serverCpu / http.wall) * 100)} % of one core; ${serverCpuPerRequest.toFixed(2)} ms per request)`], // prettier-ignore
-      ["Client CPU (simulator, this process)", `${http.clientCpu.toFixed(1)} s (${Math.round((http.clientCpu / http.wall) * 100)} % of one core)`], // prettier-ignore
-      ["Stored afterwards (bench site)", `${n(http.stored.therapies)} therapies, ${n(http.stored.dailyRows)} DailyAdherence rows; ${n(http.stored.cycles)} cycles in all`], // prettier-ignore
+      row("Devices × days (concurrency)", (f) => `${n(f.r.devices.length)} × ${DAYS} (${CONCURRENCY})`),
+      row("Transmissions sent", (f) => n(f.r.transmissions)),
+      row("Therapies per transmission", (f) => f.perTransmission.toFixed(2)),
+      row("Therapies accepted (duplicates)", (f) => `${n(f.r.therapiesAccepted)} (${n(f.r.therapiesDuplicate)})`),
+      row("Failed requests", (f) => n(f.r.errors)),
+      row("Sending time", (f) => `${f.http.seconds.toFixed(1)} s`),
+      row("**Therapies per second**", (f) => `**${n(f.therapiesPerSecond)}**`),
+      row("Transmissions per second", (f) => n(f.transmissionsPerSecond)),
+      row("Request latency p50 / p95 / p99 / max", (f) => { const lat = f.http.latencies; return `${ms(quantile(lat, 0.5))} / ${ms(quantile(lat, 0.95))} / ${ms(quantile(lat, 0.99))} / ${ms(lat[lat.length - 1])} ms`; }), // prettier-ignore
+      row("Adherence caught up after the last answer", (f) => `${n(f.http.catchUpMs)} ms`),
+      row("Server CPU, catch-up included", (f) => `${f.http.serverCpu.toFixed(1)} s (${f.coreShare} % of one core; ${f.serverCpuPerRequest.toFixed(2)} ms per request)`), // prettier-ignore
+      row("Client CPU (simulator, this process)", (f) => `${f.http.clientCpu.toFixed(1)} s (${Math.round((f.http.clientCpu / f.http.wall) * 100)} % of one core)`), // prettier-ignore
+      row("CPU pressure; load average start → end", (f) => `${Math.round(f.http.pressure * 100)} %; ${f.http.load[0].toFixed(1)} → ${f.http.load[1].toFixed(1)}`), // prettier-ignore
+      row("Stored afterwards (bench site)", (f) => `${n(f.http.stored.therapies)} therapies, ${n(f.http.stored.dailyRows)} DailyAdherence rows`), // prettier-ignore
+    ], // prettier-ignore
+    [false, ...figures.map(() => true)],
+  );
+  const first = figures[0];
+  const per = (v: number) => (v / b.transmissions).toFixed(2);
+  const write = b.ingest;
+  const breakdownRows = table(
+    ["Step (in process, one at a time)", "ms per transmission"],
+    [
+      ["Validation (parseTransmission, zod)", per(b.validate)],
+      ["Ingest write (BEGIN IMMEDIATE … COMMIT, queues the patient)", per(write)],
+      ["Adherence recompute of that one patient (processAdherenceQueue)", per(b.recompute)],
+      [`Server CPU per request over HTTP (${scenario(first.http.syncDays)}, above)`, first.serverCpuPerRequest.toFixed(2)], // prettier-ignore
+      ["A rejected request (wrong token, 401), server CPU", first.http.probe.serverCpuMs.toFixed(2)], // prettier-ignore
     ],
     [false, true],
   );
-  const per = (v: number) => (v / b.transmissions).toFixed(2);
-  const write = b.ingest - b.recompute;
-  const breakdownRows = table(
-    ["Step (in process, one at a time)", "ms per transmission", "Share"],
-    [
-      ["Validation (parseTransmission, zod)", per(b.validate), ""],
-      ["Ingest write (BEGIN IMMEDIATE … COMMIT)", per(write), ""],
-      ["Adherence recompute (afterTransmission)", per(b.recompute), ""],
-      ["Sum", per(b.validate + b.ingest), ""],
-      ["HTTP, Remix, device auth, body (rest of the server's CPU per request)", (serverCpuPerRequest - (b.validate + b.ingest) / b.transmissions).toFixed(2), ""], // prettier-ignore
-      ["For comparison: a rejected request (wrong token, 401), server CPU", http.probe.serverCpuMs.toFixed(2), ""], // prettier-ignore
-    ].map((row) => {
-      const value = Number(row[1]);
-      row[2] =
-        row[0] === "Sum" || row[0].startsWith("For comparison")
-          ? ""
-          : `${Math.round((value / serverCpuPerRequest) * 100)} %`;
-      return row;
-    }),
-    [false, true, true],
+  const verdicts = figures.map(
+    (f) =>
+      `with ${scenario(f.http.syncDays)} (${f.perTransmission.toFixed(2)} therapies each) ` +
+      `${n(f.therapiesPerSecond)} therapies per second, ${(f.therapiesPerSecond / TARGET_THERAPIES_PER_SECOND).toFixed(2)}× the target ` +
+      `(${f.therapiesPerSecond >= TARGET_THERAPIES_PER_SECOND ? "met" : "missed"}), ${f.serverCpuPerRequest.toFixed(2)} ms of server CPU per request`,
   );
-  const met = therapiesPerSecond >= TARGET_THERAPIES_PER_SECOND;
-  const biggest = [
-    ["the adherence recompute", b.recompute],
-    ["the ingest write", write],
-    ["validation", b.validate],
-  ].sort((x, y) => (y[1] as number) - (x[1] as number))[0];
   const reading =
-    `${met ? "The target holds" : "The target is missed"}: ${n(therapiesPerSecond)} therapies per second against ${n(TARGET_THERAPIES_PER_SECOND)} ` +
-    `(${(therapiesPerSecond / TARGET_THERAPIES_PER_SECOND).toFixed(2)}× the target), ${n(transmissionsPerSecond)} transmissions per second of ` +
-    `${(r.therapiesAccepted / r.transmissions).toFixed(2)} therapies each. The server is one Node process: it used ` +
-    `${serverCpuPerRequest.toFixed(2)} ms of CPU per transmission (${Math.round((http.serverCpu / http.wall) * 100)} % of a core over the run), ` +
-    `so it tops out near ${n(1000 / serverCpuPerRequest)} transmissions per second whatever the concurrency; the simulator on the same 2 cores ` +
-    `took ${Math.round((http.clientCpu / http.wall) * 100)} % of a core (${((http.clientCpu / r.transmissions) * 1000).toFixed(2)} ms per request). ` +
-    `A request rejected before any ingest work (wrong token, 401) costs the server ${http.probe.serverCpuMs.toFixed(2)} ms of CPU ` +
-    `(${n(http.probe.perSecond)} such requests per second at ${CONCURRENCY} at a time, p50 ${ms(http.probe.p50)} ms). ` +
-    `In process, one at a time, ${biggest[0]} is the biggest step ` +
-    `(${per(biggest[1] as number)} ms of ${per(b.validate + b.ingest)} ms per transmission; afterTransmission rewrote ` +
-    `${(b.recomputeRows / b.transmissions).toFixed(1)} DailyAdherence rows per transmission: the simulator sends each device's ${DAYS} days ` +
-    `oldest first, and each one is recomputed from its day to today). CPU pressure (some task waiting for a CPU) was ` +
-    `${Math.round(http.pressure * 100)} % of the run; load average ${http.load[0].toFixed(1)} at the start, ${http.load[1].toFixed(1)} at the end.` +
-    (http.stored.jobs.length
-      ? ` Scheduled jobs that ran meanwhile: ${http.stored.jobs.join(", ")}.`
+    `Against the target of ${n(TARGET_THERAPIES_PER_SECOND)} therapies per second: ${verdicts.join("; ")}. ` +
+    "The server is one Node process, so its CPU per request caps the request rate whatever the concurrency; the simulator " +
+    `shares the 2 cores (${((first.http.clientCpu / first.r.transmissions) * 1000).toFixed(2)} ms of client CPU per request). ` +
+    `A request refused before any ingest work (wrong token, 401) costs ${first.http.probe.serverCpuMs.toFixed(2)} ms of server CPU ` +
+    `(${n(first.http.probe.perSecond)} such requests per second at ${CONCURRENCY} at a time, p50 ${ms(first.http.probe.p50)} ms): ` +
+    "that is the floor of express, Remix's routing and the Fetch request/response of any device request. In process, the recompute of one " +
+    `patient costs ${per(b.recompute)} ms (${(b.recomputeRows / b.transmissions).toFixed(1)} DailyAdherence rows per transmission, from the ` +
+    "transmission's day to today); on the server the adherence worker does it off the request path, for all the patients of a " +
+    "burst in one pass, which is why the server's CPU per request is below the in-process sum." +
+    (runs.some((r) => r.stored.jobs.length)
+      ? ` Scheduled jobs that ran meanwhile: ${[...new Set(runs.flatMap((r) => r.stored.jobs))].join(", ")}.`
       : "");
   return [
     START_MARKER,
@@ -559,21 +595,21 @@ function render(input: {
     "",
     `Run ${when} UTC on ${cpu}, ${os.cpus().length} cores, Node ${process.version}, ${os.type()} ${os.release()}. ` +
       `Build \`${build.version}\` (build/version.txt written ${builtAt} UTC).${staleNote} ` +
-      "To re-run: `npm run bench:ingest` (`tsx scripts/bench/ingest.ts`; `-- --build` builds first; `-- --devices N --days N`).",
+      "To re-run: `npm run bench:ingest` (`tsx scripts/bench/ingest.ts`; `-- --build` builds first; `-- --devices N --days N --sync-days 1,7`).",
     "",
     `The production server (\`node build/server.js\`, NODE_ENV=production, LOG_REQUESTS=0, RATE_LIMIT_SCALE=100) on a temporary ` +
-      `DATA_DIR holding the demo world (${n(input.seeded.Therapy ?? 0)} therapies) plus a care site of ${n(DEVICES + BREAKDOWN_DEVICES)} patients. ` +
+      `DATA_DIR holding the demo world (${n(input.seeded.Therapy ?? 0)} therapies) plus a care site of patients. ` +
       `The simulator (\`simulate(...)\` of scripts/simulate-devices.ts, seed ${SEED}) provisions and pairs ${n(DEVICES)} devices, then sends ` +
-      `each device's last ${DAYS} days, one transmission a day in day order, ${CONCURRENCY} devices at a time, as fast as the server ` +
-      "answers, through HTTP on 127.0.0.1 (Node's fetch). Client and server share the machine's 2 cores. Latency is per request, " +
-      "measured around `DeviceClient.sendTransmission`; the server's CPU time comes from /proc.",
+      `each device's last ${DAYS} days in day order, ${CONCURRENCY} devices at a time, as fast as the server answers, through HTTP on ` +
+      "127.0.0.1 (Node's fetch): once with one transmission a day (`--sync-days 1`), and, on a fresh DATA_DIR, once with a " +
+      "transmission every 7 days (`--sync-days 7`: a relay or phone that connects weekly; a prescription change is sent at once). " +
+      "Client and server share the machine's 2 cores. Latency is per request, measured around `DeviceClient.sendTransmission`; the " +
+      "server's CPU time comes from /proc and runs until the adherence worker has emptied AdherenceQueue.",
     "",
     ...main,
     "",
-    `Where the server's time goes: after the HTTP run, ${n(b.transmissions)} transmissions of ${BREAKDOWN_DEVICES} more devices ` +
-      `(${n(b.therapies)} therapies) through the same app code in the benchmark's process, one at a time; the recompute is ` +
-      "afterTransmission called once more with the same days (ingestTransmission runs it after its write); the last row is the " +
-      "server's CPU per request above minus the sum.",
+    `Where a request's time goes: after the first HTTP run, ${n(b.transmissions)} transmissions of ${BREAKDOWN_DEVICES} more devices ` +
+      `(${n(b.therapies)} therapies, daily) through the same app code in the benchmark's process, one at a time.`,
     "",
     ...breakdownRows,
     "",

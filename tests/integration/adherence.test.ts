@@ -114,7 +114,7 @@ async function transmit(
       receivedAt: new Date(sentAt.getTime() + 5_000),
       hmr: options.hmr ?? null,
       therapiesAccepted: therapies.length,
-      deviatingTherapies: therapies.filter((t) => t.deviates).length,
+      deviatingTherapies: therapies.filter((t) => t.deviates ?? !(t.completed ?? true)).length,
       therapyAdjustment: options.therapyAdjustment ?? false,
     },
   });
@@ -458,7 +458,10 @@ describe("dashboard queries", () => {
         therapyAdjustment: d === 10,
       });
     }
-    await transmit(p3, [{ startedAt: at("2026-06-10", "23:30") }]); // 04:30Z on Jun 11: still Jun 10
+    // sent 04:45Z on Jun 11: still Jun 10 in Chicago
+    await transmit(p3, [{ startedAt: at("2026-06-10", "23:30") }], {
+      sentAt: at("2026-06-10", "23:45"),
+    });
     await transmit(p3, [{ startedAt: at("2026-06-11", "00:30") }]); // Jun 11: outside
 
     await make("P4", {}); // paired, never transmitted
@@ -518,7 +521,7 @@ describe("dashboard queries", () => {
     expect(await goalsUpdated(site.id, "2026-06-10", "2026-06-10")).toEqual([]);
   });
 
-  it("counts transmissions and deviations by the therapies' days", async () => {
+  it("counts transmissions and deviations by the day they were sent", async () => {
     const stats = await transmissionStats(site.id, "2026-06-04", day);
     expect(
       Object.fromEntries(stats.map((s) => [names([s])[0], { ...s, patientId: undefined }])),
@@ -526,7 +529,8 @@ describe("dashboard queries", () => {
       P1: { patientId: undefined, total: 2, deviating: 1, therapies: 3, deviatingTherapies: 2 },
       P2: { patientId: undefined, total: 4, deviating: 0, therapies: 4, deviatingTherapies: 0 },
       P3: { patientId: undefined, total: 8, deviating: 0, therapies: 8, deviatingTherapies: 0 },
-      P9: { patientId: undefined, total: 1, deviating: 0, therapies: 1, deviatingTherapies: 0 },
+      // sent Jun 5 with a deviating therapy of Jun 3: counted whole on the day it was sent
+      P9: { patientId: undefined, total: 1, deviating: 1, therapies: 2, deviatingTherapies: 1 },
     });
   });
 

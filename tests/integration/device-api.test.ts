@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { MAX_JSON_BODY_BYTES } from "~/lib/jsonBody.server";
 import { createDevice, pairDevice, rotateDeviceToken, unpairDevice } from "~/models/device.server";
+import { AdherenceWorker } from "~/jobs/adherenceQueue.server";
+import { processAdherenceQueue } from "~/models/adherence.server";
 import { ingestTransmission } from "~/models/ingest.server";
 import {
   action as statsAction,
@@ -109,15 +111,24 @@ async function accepted(d: Device, body: unknown) {
 
 /** Rows in every table the API writes, and the device's last-seen time. */
 async function snapshot(d?: Device) {
-  const [transmissions, therapies, cycles, prescriptions, stats, dev] = await Promise.all([
+  const [transmissions, therapies, cycles, prescriptions, stats, queued, dev] = await Promise.all([
     prisma.transmission.count(),
     prisma.therapy.count(),
     prisma.cycle.count(),
     prisma.prescription.count(),
     prisma.deviceStat.count(),
+    prisma.adherenceQueue.findMany({ orderBy: { patientId: "asc" } }),
     d ? prisma.device.findUnique({ where: { id: d.id }, select: { lastSeenAt: true } }) : null,
   ]);
-  return { transmissions, therapies, cycles, prescriptions, stats, lastSeenAt: dev?.lastSeenAt };
+  return {
+    transmissions,
+    therapies,
+    cycles,
+    prescriptions,
+    stats,
+    queued,
+    lastSeenAt: dev?.lastSeenAt,
+  };
 }
 
 async function patientPairedWith(d: Device) {
@@ -371,16 +382,61 @@ describe("POST /api/v1/devices/{serial}/transmissions", () => {
 });
 
 describe("hand-over to the adherence engine", () => {
-  it("a paired device's transmission updates the patient's daily adherence", async () => {
+  const therapiesCounted = async (patientId: string) =>
+    (await prisma.dailyAdherence.findMany({ where: { patientId } })).reduce(
+      (sum, r) => sum + r.therapies,
+      0,
+    );
+
+  it("a transmission queues its patient from its earliest instant; a pass recomputes and empties the queue", async () => {
     const d = await device();
-    const { patient } = await patientPairedWith(d);
+    const { patient, pairingId } = await patientPairedWith(d);
     const now = new Date();
+    const earlier = new Date(now.getTime() - 2 * 86_400_000);
+    await prisma.pairing.update({
+      where: { id: pairingId },
+      data: { pairedAt: new Date(now.getTime() - 3 * 86_400_000) },
+    });
     await accepted(d, {
       ...transmission([therapy("AD1", { startedAt: now.toISOString() })]),
       sentAt: now.toISOString(),
     });
-    const rows = await prisma.dailyAdherence.findMany({ where: { patientId: patient.id } });
-    expect(rows.reduce((sum, r) => sum + r.therapies, 0)).toBe(1);
+    await accepted(d, {
+      ...transmission([therapy("AD2", { startedAt: earlier.toISOString() })]),
+      sentAt: now.toISOString(),
+    });
+    const queued = await prisma.adherenceQueue.findUnique({ where: { patientId: patient.id } });
+    expect(queued).toMatchObject({ fromAt: earlier, seq: 2 });
+    expect(await therapiesCounted(patient.id)).toBe(0); // not on the request path
+
+    expect((await processAdherenceQueue()).patients).toBeGreaterThanOrEqual(1);
+    expect(await therapiesCounted(patient.id)).toBe(2);
+    expect(await prisma.adherenceQueue.findUnique({ where: { patientId: patient.id } })).toBeNull();
+  });
+
+  it("the adherence worker drains what a stopped server left and wakes on new transmissions", async () => {
+    const d = await device();
+    const { patient } = await patientPairedWith(d);
+    const now = new Date();
+    await accepted(d, {
+      ...transmission([therapy("AW1", { startedAt: now.toISOString() })]),
+      sentAt: now.toISOString(),
+    });
+    const worker = new AdherenceWorker();
+    worker.start();
+    try {
+      await expect.poll(() => therapiesCounted(patient.id), { timeout: 5000 }).toBe(1);
+      await accepted(d, {
+        ...transmission([therapy("AW2", { startedAt: now.toISOString() })]),
+        sentAt: now.toISOString(),
+      });
+      await expect.poll(() => therapiesCounted(patient.id), { timeout: 5000 }).toBe(2);
+      await expect
+        .poll(() => prisma.adherenceQueue.count({ where: { patientId: patient.id } }))
+        .toBe(0);
+    } finally {
+      await worker.stop();
+    }
   });
 });
 

@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "Transmission_patientId_sentAt_therapiesAccepted_deviatingTherapies_idx" ON "Transmission"("patientId", "sentAt", "therapiesAccepted", "deviatingTherapies");
+
