@@ -168,7 +168,7 @@ const scoresOf = async (patientId: string) =>
   Object.fromEntries((await rowsOf(patientId)).map((r) => [r.day, r.score]));
 
 describe("DailyAdherence after transmissions", () => {
-  // Paired 1 Mar 09:00 Chicago; goal twice a day, every day, set 1 Mar (governs from 2 Mar).
+  // Paired 1 Mar 09:00 Chicago; goal twice a day, every day, set 2 Mar 00:30 (governs from 2 Mar).
   const now = at("2026-03-06", "12:00");
   let p: Patient;
 
@@ -177,7 +177,7 @@ describe("DailyAdherence after transmissions", () => {
     p = await patientAt({
       site,
       pairedAt: at("2026-03-01", "09:00"),
-      goals: [{ at: at("2026-03-01", "09:30"), timesPerDay: 2 }],
+      goals: [{ at: at("2026-03-02", "00:30"), timesPerDay: 2 }],
     });
     // Mar 2: two done (the second at 18:00 local is already Mar 3 in UTC)
     await transmit(
@@ -216,7 +216,7 @@ describe("DailyAdherence after transmissions", () => {
     expect(
       rows.map((r) => ({ ...r, score: r.score === null ? null : Number(r.score.toFixed(12)) })),
     ).toEqual([
-      // the pairing day: the goal set that day governs from the next
+      // the pairing day: no goal yet
       row("2026-03-01", { isGoalDay: false, timesPerDay: null, dayAdherence: null, score: null }),
       row("2026-03-02", { therapies: 2, completed: 2, dayAdherence: 1, score: 1, maxHmr: 10.5 }),
       row("2026-03-03", {
@@ -415,7 +415,7 @@ describe("the finalising job", () => {
 });
 
 describe("dashboard queries", () => {
-  // Everyone paired 1 Jun 09:00 Chicago with a goal set at 10:00 (governs from 2 Jun). The
+  // Everyone paired 1 Jun 09:00 Chicago with a goal set at 10:00 (governs from 1 Jun). The
   // dashboard day is 10 Jun (a Wednesday); its score window is Jun 4..10.
   const now = at("2026-06-11", "12:00");
   const day = "2026-06-10";

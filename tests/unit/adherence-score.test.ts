@@ -159,11 +159,11 @@ describe("DailyAdherence rows", () => {
     expect(rows).toEqual([]);
   });
 
-  it("a goal governs from the day after it was set", () => {
-    expect(GOAL_EFFECTIVE_AFTER_DAYS).toBe(1);
+  it("a goal governs from the day it was set on", () => {
+    expect(GOAL_EFFECTIVE_AFTER_DAYS).toBe(0);
     const goals = [{ createdDay: "2026-03-04", timesPerDay: 2, days: ALL }];
-    expect(goalForDay(goals, "2026-03-04")).toBeNull();
-    expect(goalForDay(goals, "2026-03-05")).toBe(goals[0]);
+    expect(goalForDay(goals, "2026-03-03")).toBeNull();
+    expect(goalForDay(goals, "2026-03-04")).toBe(goals[0]);
   });
 
   it("counts goal weekdays only", () => {
@@ -201,7 +201,7 @@ describe("DailyAdherence rows", () => {
       buildDailyRows({
         goals: [
           { createdDay: "2026-02-20", timesPerDay: 1, days: ALL },
-          { createdDay: "2026-03-04", timesPerDay: 2, days: ALL },
+          { createdDay: "2026-03-05", timesPerDay: 2, days: ALL },
         ],
         firstPairingDay: "2026-02-20",
         counts: completedOnly(
@@ -234,7 +234,7 @@ describe("DailyAdherence rows", () => {
 
   it("caps a day at 1 when more therapies than the goal were completed", () => {
     const [row] = buildDailyRows({
-      goals: [{ createdDay: "2026-03-01", timesPerDay: 2, days: ALL }],
+      goals: [{ createdDay: "2026-03-02", timesPerDay: 2, days: ALL }],
       firstPairingDay: "2026-03-01",
       counts: counts({ "2026-03-02": [6, 5] }),
       fromDay: "2026-03-02",

@@ -15,10 +15,10 @@ export type Weekday = (typeof WEEKDAYS)[number];
 export const SCORE_WINDOW_DAYS = 7;
 
 /**
- * A goal set on day D governs the days from D + GOAL_EFFECTIVE_AFTER_DAYS on (docs/decisions.md:
- * the day on which a goal changes is judged by the goal the patient started that day with).
+ * A goal set on day D governs the days from D + GOAL_EFFECTIVE_AFTER_DAYS on: from D itself
+ * (docs/decisions.md, "Adherence days": a goal change updates adherence from that day on).
  */
-export const GOAL_EFFECTIVE_AFTER_DAYS = 1;
+export const GOAL_EFFECTIVE_AFTER_DAYS = 0;
 
 /** Dashboard thresholds (spec 2 §9): adherence below 75, 50 and 25 %. */
 export const ADHERENCE_THRESHOLDS = [0.75, 0.5, 0.25] as const;
