@@ -3,6 +3,8 @@
 // forms: it all works without JavaScript.
 import { Form, Link, useLocation } from "@remix-run/react";
 import { DataTable, type Column } from "~/components/DataTable";
+import { RangePicker, withParams, type RangeView } from "~/components/RangePicker";
+import { RANGES } from "~/lib/dateRange";
 import type { Category } from "~/models/dashboard.server";
 
 export type CareSiteDashboardData = {
@@ -11,13 +13,7 @@ export type CareSiteDashboardData = {
   dashboard: null | {
     asOf: string;
     today: string;
-    range: {
-      kind: string;
-      fromDay: string;
-      toDay: string;
-      error: string | null;
-      typed?: { from: string; to: string };
-    };
+    range: RangeView;
     counts: Record<Category, number>;
     transmissions: { total: number; withDeviation: number; withoutDeviation: number };
     labels: Record<Category, string>;
@@ -46,22 +42,11 @@ type Row = {
   deviationPercentage?: number;
 };
 
-function withParams(search: string, changes: Record<string, string | null>) {
-  const params = new URLSearchParams(search);
-  for (const [k, v] of Object.entries(changes)) {
-    if (v === null) params.delete(k);
-    else params.set(k, v);
-  }
-  return `?${params}`;
-}
-
 export function CareSiteDashboard({ data }: { data: CareSiteDashboardData }) {
   const location = useLocation();
   const d = data.dashboard;
   const listHref = (category: Category) =>
     `${withParams(location.search, { list: category, q: null, sort: null, order: null, page: null, notice: null })}#list`;
-  const rangeHref = (range: string) =>
-    withParams(location.search, { range, from: null, to: null, page: null });
   return (
     <>
       <div className="card mb-3">
@@ -102,65 +87,13 @@ export function CareSiteDashboard({ data }: { data: CareSiteDashboardData }) {
       </div>
       {d ? (
         <>
-          <div className="d-flex flex-wrap gap-2 align-items-end mb-3">
-            <nav className="btn-group" aria-label="Range">
-              {(["day", "week", "month"] as const).map((r) => (
-                <Link
-                  key={r}
-                  to={rangeHref(r)}
-                  className={`btn btn-sm ${d.range.kind === r ? "btn-primary" : "btn-outline-primary"}`}
-                  aria-current={d.range.kind === r ? "true" : undefined}
-                  preventScrollReset
-                >
-                  {r[0].toUpperCase() + r.slice(1)}
-                </Link>
-              ))}
-            </nav>
-            <Form method="get" className="d-flex gap-2 align-items-end">
-              {d.list ? <input type="hidden" name="list" value={d.list.category} /> : null}
-              <div>
-                <label htmlFor="from" className="form-label small mb-0">
-                  From
-                </label>
-                <input
-                  id="from"
-                  name="from"
-                  type="date"
-                  max={d.today}
-                  defaultValue={
-                    d.range.typed?.from ?? (d.range.kind === "custom" ? d.range.fromDay : "")
-                  }
-                  className="form-control form-control-sm"
-                />
-              </div>
-              <div>
-                <label htmlFor="to" className="form-label small mb-0">
-                  To
-                </label>
-                <input
-                  id="to"
-                  name="to"
-                  type="date"
-                  max={d.today}
-                  defaultValue={
-                    d.range.typed?.to ?? (d.range.kind === "custom" ? d.range.toDay : "")
-                  }
-                  className="form-control form-control-sm"
-                />
-              </div>
-              <button type="submit" className="btn btn-sm btn-outline-primary">
-                Apply
-              </button>
-            </Form>
-            <span className="small text-muted">
-              {d.range.fromDay} to {d.range.toDay}
-            </span>
-          </div>
-          {d.range.error ? (
-            <div className="alert alert-warning" role="alert">
-              {d.range.error}
-            </div>
-          ) : null}
+          <RangePicker
+            range={d.range}
+            today={d.today}
+            kinds={RANGES}
+            keep={{ list: d.list?.category }}
+            reset={["page"]}
+          />
           <div className="row g-3 mb-3">
             <DashCard
               title="Therapy"

@@ -6,6 +6,7 @@ import { prisma } from "~/lib/db.server";
 import { PAGE_SIZE, pageCount, skipFor } from "~/lib/listParams";
 import { patientProfileHref } from "~/lib/patientProfileLink";
 import { photoUrl } from "~/lib/photoUrl";
+import { readRange } from "~/lib/dateRange";
 import { formatDay } from "~/lib/time";
 import {
   adherenceAsOf,
@@ -42,51 +43,6 @@ export const CATEGORY_LABELS: Record<Category, string> = {
   withoutDeviation: "Transmission Without Deviations",
   withDeviation: "Transmission With Deviations",
 };
-
-export const RANGES = ["day", "week", "month"] as const;
-export type RangeKind = (typeof RANGES)[number] | "custom";
-
-export const rangeMessages = {
-  fromAfterTo: '"From" date cannot be after "To" date.',
-  toBeforeFrom: '"To" date cannot be before "From" date.',
-  // Ours: the spec only says no dates after today can be picked.
-  future: "Dates after today cannot be chosen.",
-  invalid: "Please choose a From and a To date.",
-};
-
-const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * The date range of the Patients and Transmissions cards: day (yesterday), week (default: the 7
- * days to yesterday), month (a month to yesterday) or From/To. Adherence and missed days are as of
- * yesterday whatever the range.
- */
-export function readRange(search: URLSearchParams, yesterday: string, today: string) {
-  const from = search.get("from") ?? "";
-  const to = search.get("to") ?? "";
-  if (from || to) {
-    let error: string | null = null;
-    if (!DAY_RE.test(from) || !DAY_RE.test(to)) error = rangeMessages.invalid;
-    else if (from > to) error = rangeMessages.toBeforeFrom;
-    else if (to > today) error = rangeMessages.future;
-    if (!error) return { kind: "custom" as RangeKind, fromDay: from, toDay: to, error: null };
-    return { ...presetRange("week", yesterday), error, typed: { from, to } };
-  }
-  const kind = (RANGES as readonly string[]).includes(search.get("range") ?? "")
-    ? (search.get("range") as (typeof RANGES)[number])
-    : "week";
-  return { ...presetRange(kind, yesterday), error: null };
-}
-
-function presetRange(kind: (typeof RANGES)[number], yesterday: string) {
-  if (kind === "day") return { kind: kind as RangeKind, fromDay: yesterday, toDay: yesterday };
-  if (kind === "week")
-    return { kind: kind as RangeKind, fromDay: addDays(yesterday, -6), toDay: yesterday };
-  const [y, m, d] = yesterday.split("-").map(Number);
-  const monthAgo = new Date(Date.UTC(y, m - 2, d));
-  const fromDay = addDays(monthAgo.toISOString().slice(0, 10), 1);
-  return { kind: kind as RangeKind, fromDay, toDay: yesterday };
-}
 
 type Row = {
   patientId: string;

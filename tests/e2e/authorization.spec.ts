@@ -17,8 +17,10 @@ const careSiteId = () => anyCareSiteId();
 /** A patient with an accepted membership at anyCareSiteId() (the care site users are given). */
 const demoPatientId = () => patientOf(careSiteId());
 const patientParam = () =>
-  Buffer.from(JSON.stringify({ profile_id: null, clinic_id: null, pair_id: null })).toString(
-    "base64",
+  encodeURIComponent(
+    Buffer.from(
+      JSON.stringify({ profile_id: demoPatientId(), clinic_id: careSiteId(), pair_id: null }),
+    ).toString("base64"),
   );
 
 const appRoutes: Record<string, AppRoute> = {
@@ -52,17 +54,12 @@ const appRoutes: Record<string, AppRoute> = {
     roles: SITE,
   },
   "/app/help": { path: () => "/app/help", roles: SITE, pending: "issue 9" },
-  "/app/Reports": { path: () => "/app/Reports", roles: SITE, pending: "issue 6" },
+  "/app/Reports": { path: () => "/app/Reports", roles: SITE },
   "/app/PatientProfile": {
     path: () => `/app/PatientProfile?p=${patientParam()}`,
     roles: ALL,
-    pending: "issue 6",
   },
   "/app/PasswordAndSecurity": { path: () => "/app/PasswordAndSecurity", roles: ALL },
-  "/app/patients/{id}/device": {
-    path: () => `/app/patients/${demoPatientId()}/device`,
-    roles: SITE,
-  },
   "/app/clinicprofiledetails": {
     path: () => `/app/clinicprofiledetails?c_id=${careSiteId()}`,
     roles: ["superadmin", "abmadmin"],

@@ -1,0 +1,513 @@
+// The patient profile (spec 3 §2.2–§2.4, §3, §4): who may open it, what it shows, and its edits
+// (Patient Id, account status, notes, therapy goals). Care-site scoping (DESIGN.md §5) is decided
+// once, in findProfile: every other function here is called with the patient it returned.
+import { Prisma } from "~/generated/prisma/client";
+import { requireRole } from "~/lib/auth.server";
+import { prisma, readWriteTransaction } from "~/lib/db.server";
+import { notFoundUnless } from "~/lib/http.server";
+import { readPatientProfileParam, type PatientProfileIds } from "~/lib/patientProfileLink";
+import { STAFF_ROLES } from "~/lib/roles";
+import { DEFAULT_TIME_ZONE } from "~/lib/time";
+import { afterTransmission } from "~/models/adherence.server";
+import { audit } from "~/models/audit.server";
+import { addDays, dayMapper, dayStart, WEEKDAYS } from "~/modules/adherence/score";
+
+export type ProfileViewer = { id: string; role: string };
+export type ProfileCareSite = { id: string; name: string; timeZone: string };
+export type FoundProfile = {
+  patientId: string;
+  /** The care site the profile is seen through (the link's clinic_id, else the first shared). */
+  careSite: ProfileCareSite | null;
+  /** The link's pair_id, checked to be one of the patient's pairings. */
+  pairId: string | null;
+};
+
+const isProviderAdmin = (role: string) => role === "superadmin" || role === "abmadmin";
+const careSiteSelect = { id: true, name: true, timeZone: true } as const;
+
+/**
+ * The profile a viewer may open, or null (404): provider admins (superadmin, abmadmin) any
+ * patient; clinicadmin and clinician a patient accepted at an active care site where they are
+ * accepted too. A clinic_id must be such a care site (for provider admins: one of the patient's),
+ * and a pair_id one of the patient's pairings; anything else is null, never the data.
+ */
+export async function findProfile(
+  viewer: ProfileViewer,
+  ids: PatientProfileIds,
+): Promise<FoundProfile | null> {
+  const admin = isProviderAdmin(viewer.role);
+  if (!admin && viewer.role !== "clinicadmin" && viewer.role !== "clinician") return null;
+  const memberships = await prisma.membership.findMany({
+    where: {
+      userId: ids.profileId,
+      role: "patient",
+      status: "accepted",
+      user: { role: "patient" },
+      ...(admin
+        ? {}
+        : {
+            careSite: {
+              status: "active",
+              memberships: { some: { userId: viewer.id, status: "accepted" } },
+            },
+          }),
+    },
+    orderBy: { careSite: { name: "asc" } },
+    select: { careSite: { select: careSiteSelect } },
+  });
+  let careSite: ProfileCareSite | null = null;
+  if (ids.clinicId) {
+    careSite = memberships.find((m) => m.careSite.id === ids.clinicId)?.careSite ?? null;
+    if (!careSite) return null;
+  } else if (memberships.length > 0) {
+    careSite = memberships[0].careSite;
+  } else if (!admin) {
+    return null;
+  }
+  if (admin && !careSite) {
+    const patient = await prisma.user.findFirst({
+      where: { id: ids.profileId, role: "patient" },
+      select: { id: true },
+    });
+    if (!patient) return null;
+  }
+  if (ids.pairId) {
+    const pairing = await prisma.pairing.findFirst({
+      where: { id: ids.pairId, patientId: ids.profileId },
+      select: { id: true },
+    });
+    if (!pairing) return null;
+  }
+  return { patientId: ids.profileId, careSite, pairId: ids.pairId };
+}
+
+/**
+ * The guard of the profile page and its downloads: a signed-in staff user and a `p` parameter
+ * naming a profile they may open; anything else throws (401/403 by requireRole, else 404).
+ */
+export async function requireProfile(request: Request) {
+  const viewer = await requireRole(request, STAFF_ROLES);
+  const ids = notFoundUnless(readPatientProfileParam(new URL(request.url).searchParams.get("p")));
+  const found = notFoundUnless(await findProfile(viewer, ids));
+  return { viewer, found };
+}
+
+/** The care site zone a profile's days are counted in. */
+export const profileZone = (found: FoundProfile) => found.careSite?.timeZone ?? DEFAULT_TIME_ZONE;
+
+// ---------------------------------------------------------------------------------------------
+// What the page shows
+// ---------------------------------------------------------------------------------------------
+
+export async function getPatient(patientId: string) {
+  const user = await prisma.user.findUniqueOrThrow({
+    where: { id: patientId },
+    select: {
+      id: true,
+      firstName: true,
+      lastName: true,
+      email: true,
+      phone: true,
+      status: true,
+      photoId: true,
+      addressLine1: true,
+      addressLine2: true,
+      city: true,
+      state: true,
+      zip: true,
+      country: true,
+      patientProfile: {
+        select: {
+          patientTag: true,
+          dateOfBirth: true,
+          gender: true,
+          bloodType: true,
+          heightIn: true,
+          weightLb: true,
+          existingCondition1: true,
+          existingCondition2: true,
+          existingCondition3: true,
+          allergy1: true,
+          allergy2: true,
+          allergy3: true,
+        },
+      },
+      pairings: {
+        where: { unpairedAt: null },
+        orderBy: { pairedAt: "desc" },
+        take: 1,
+        select: { id: true, device: { select: { serial: true } } },
+      },
+    },
+  });
+  const { pairings, patientProfile, ...rest } = user;
+  return {
+    ...rest,
+    profile: patientProfile,
+    currentPairing: pairings[0] ? { id: pairings[0].id, serial: pairings[0].device.serial } : null,
+  };
+}
+
+export function getLatestNote(patientId: string) {
+  return prisma.patientNote.findFirst({
+    where: { patientId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: {
+      body: true,
+      createdAt: true,
+      author: { select: { firstName: true, lastName: true } },
+    },
+  });
+}
+
+/** Goal history, newest (Active) first. */
+export async function listGoals(patientId: string) {
+  const goals = await prisma.therapyGoal.findMany({
+    where: { patientId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: {
+      id: true,
+      timesPerDay: true,
+      days: true,
+      createdAt: true,
+      createdBy: { select: { firstName: true, lastName: true } },
+    },
+  });
+  return goals.map((g, i) => ({
+    ...g,
+    days: g.days.split(",").filter(Boolean),
+    active: i === 0,
+    createdBy: g.createdBy ? `${g.createdBy.firstName} ${g.createdBy.lastName}` : null,
+  }));
+}
+
+/** The DailyAdherence rows of fromDay..toDay (days without a row are absent). */
+export function adherenceDays(patientId: string, fromDay: string, toDay: string) {
+  return prisma.dailyAdherence.findMany({
+    where: { patientId, day: { gte: fromDay, lte: toDay } },
+    orderBy: { day: "asc" },
+    select: {
+      day: true,
+      isGoalDay: true,
+      timesPerDay: true,
+      therapies: true,
+      completed: true,
+      dayAdherence: true,
+      score: true,
+      maxHmr: true,
+    },
+  });
+}
+
+/** The therapies that started on a day (site zone), earliest first, with their cycles. */
+export async function therapiesOnDay(patientId: string, zone: string, day: string) {
+  const therapies = await prisma.therapy.findMany({
+    where: {
+      patientId,
+      startedAt: {
+        gte: new Date(dayStart(day, zone)),
+        lt: new Date(dayStart(addDays(day, 1), zone)),
+      },
+    },
+    orderBy: [{ startedAt: "asc" }, { id: "asc" }],
+    select: {
+      id: true,
+      eventId: true,
+      startedAt: true,
+      mode: true,
+      prescribedCycles: true,
+      cyclesDelivered: true,
+      completed: true,
+      deviates: true,
+      pauseP: true,
+      inspP: true,
+      expP: true,
+      oscillation: true,
+      cycles: {
+        orderBy: { n: "asc" },
+        select: {
+          n: true,
+          peakInspP: true,
+          expVolume: true,
+          peakFlow: true,
+          spo2: true,
+          oscillation: true,
+        },
+      },
+    },
+  });
+  return therapies;
+}
+
+type CycleRow = {
+  startedAt: unknown;
+  peakFlow: number | null;
+  expVolume: number | null;
+  peakInspP: number | null;
+};
+
+function cycleRows(patientId: string, from: number, to: number) {
+  return prisma.$queryRaw<CycleRow[]>(Prisma.sql`
+    SELECT t.startedAt AS startedAt, c.peakFlow AS peakFlow, c.expVolume AS expVolume,
+      c.peakInspP AS peakInspP
+    FROM "Therapy" t JOIN "Cycle" c ON c.therapyId = t.id
+    WHERE t.patientId = ${patientId} AND t.startedAt >= ${from} AND t.startedAt < ${to}
+    ORDER BY t.startedAt, c.n`);
+}
+
+const toMs = (v: unknown) => (v instanceof Date ? v.getTime() : Number(v));
+const TREND_KEYS = ["peakFlow", "expVolume", "peakInspP"] as const;
+
+/**
+ * Therapy trends (spec 3 §2.2): per day of fromDay..toDay, the average peak expiratory flow,
+ * expiratory volume and peak inspiratory pressure of that day's cycles (null without any).
+ */
+export async function trendDays(patientId: string, zone: string, fromDay: string, toDay: string) {
+  const rows = await cycleRows(
+    patientId,
+    dayStart(fromDay, zone),
+    dayStart(addDays(toDay, 1), zone),
+  );
+  const toDay_ = dayMapper(zone);
+  const sums = new Map<string, Record<(typeof TREND_KEYS)[number], [number, number]>>();
+  for (const r of rows) {
+    const day = toDay_(toMs(r.startedAt));
+    let s = sums.get(day);
+    if (!s) sums.set(day, (s = { peakFlow: [0, 0], expVolume: [0, 0], peakInspP: [0, 0] }));
+    for (const k of TREND_KEYS) {
+      const v = r[k];
+      if (v !== null && v !== undefined) {
+        s[k][0] += Number(v);
+        s[k][1]++;
+      }
+    }
+  }
+  const days: {
+    day: string;
+    peakFlow: number | null;
+    expVolume: number | null;
+    peakInspP: number | null;
+  }[] = [];
+  for (let day = fromDay; day <= toDay; day = addDays(day, 1)) {
+    const s = sums.get(day);
+    const avg = (k: (typeof TREND_KEYS)[number]) => (s && s[k][1] ? s[k][0] / s[k][1] : null);
+    days.push({
+      day,
+      peakFlow: avg("peakFlow"),
+      expVolume: avg("expVolume"),
+      peakInspP: avg("peakInspP"),
+    });
+  }
+  return days;
+}
+
+/** The drill-down of one trend day: each cycle of that day with its start time (HH:mm, site zone). */
+export async function trendCyclesOfDay(patientId: string, zone: string, day: string) {
+  const rows = await cycleRows(patientId, dayStart(day, zone), dayStart(addDays(day, 1), zone));
+  const time = new Intl.DateTimeFormat("en-GB", {
+    timeZone: zone,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
+  return rows.map((r) => ({
+    time: time.format(new Date(toMs(r.startedAt))),
+    peakFlow: r.peakFlow === null ? null : Number(r.peakFlow),
+    expVolume: r.expVolume === null ? null : Number(r.expVolume),
+    peakInspP: r.peakInspP === null ? null : Number(r.peakInspP),
+  }));
+}
+
+/** The transmissions of a patient sent in fromDay..toDay (site zone), for the CSV download. */
+export async function transmissionsInRange(
+  patientId: string,
+  zone: string,
+  fromDay: string,
+  toDay: string,
+) {
+  const rows = await prisma.transmission.findMany({
+    where: {
+      patientId,
+      sentAt: {
+        gte: new Date(dayStart(fromDay, zone)),
+        lt: new Date(dayStart(addDays(toDay, 1), zone)),
+      },
+    },
+    orderBy: [{ sentAt: "asc" }, { id: "asc" }],
+    select: {
+      receivedAt: true,
+      sentAt: true,
+      hmr: true,
+      therapiesAccepted: true,
+      therapiesDuplicate: true,
+      deviatingTherapies: true,
+      therapyAdjustment: true,
+      device: { select: { serial: true } },
+      therapies: { select: { startedAt: true } },
+    },
+  });
+  return rows.map((r) => {
+    const starts = r.therapies.map((t) => t.startedAt.getTime());
+    return {
+      receivedAt: r.receivedAt,
+      sentAt: r.sentAt,
+      serial: r.device.serial,
+      therapies: r.therapiesAccepted,
+      duplicates: r.therapiesDuplicate,
+      deviatingTherapies: r.deviatingTherapies,
+      therapyAdjustment: r.therapyAdjustment,
+      hmr: r.hmr,
+      firstTherapyAt: starts.length ? new Date(Math.min(...starts)) : null,
+      lastTherapyAt: starts.length ? new Date(Math.max(...starts)) : null,
+    };
+  });
+}
+
+/** Counts for the report's therapy summary over fromDay..toDay (site zone). */
+export async function therapySummary(
+  patientId: string,
+  zone: string,
+  fromDay: string,
+  toDay: string,
+) {
+  const from = dayStart(fromDay, zone);
+  const to = dayStart(addDays(toDay, 1), zone);
+  const [row] = await prisma.$queryRaw<Record<string, unknown>[]>(Prisma.sql`
+    SELECT COUNT(*) AS therapies, COALESCE(SUM(completed), 0) AS completed,
+      COALESCE(SUM(deviates), 0) AS deviating, AVG(cyclesDelivered) AS averageCycles
+    FROM "Therapy" WHERE patientId = ${patientId} AND startedAt >= ${from} AND startedAt < ${to}`);
+  const transmissions = await prisma.transmission.count({
+    where: {
+      patientId,
+      sentAt: { gte: new Date(from), lt: new Date(to) },
+      therapiesAccepted: { gt: 0 },
+    },
+  });
+  return {
+    therapies: Number(row.therapies),
+    completed: Number(row.completed),
+    deviating: Number(row.deviating),
+    averageCyclesPerTherapy: row.averageCycles === null ? null : Number(row.averageCycles),
+    transmissions,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Edits
+// ---------------------------------------------------------------------------------------------
+
+type Actor = { id: string };
+type Where = { careSiteId?: string | null; ip?: string | null };
+
+/** Sets the editable Patient Id (validated by the caller: 1..25 characters). */
+export async function updatePatientTag(actor: Actor, patientId: string, tag: string, where: Where) {
+  await prisma.$transaction([
+    prisma.patientProfile.upsert({
+      where: { userId: patientId },
+      create: { userId: patientId, patientTag: tag },
+      update: { patientTag: tag },
+    }),
+    auditCreate(actor, "patient.tag_updated", patientId, where, { patientTag: tag }),
+  ]);
+}
+
+/**
+ * The account toggle (spec 3 §2.2): on = accepted (the account is active), off = blocked (the
+ * account is disabled). Staff access to the profile does not depend on it.
+ */
+export async function setPatientAccountStatus(
+  actor: Actor,
+  patientId: string,
+  accepted: boolean,
+  where: Where,
+) {
+  await prisma.$transaction([
+    prisma.user.update({
+      where: { id: patientId },
+      data: { status: accepted ? "active" : "disabled" },
+    }),
+    auditCreate(actor, accepted ? "patient.activated" : "patient.blocked", patientId, where),
+  ]);
+}
+
+export async function addPatientNote(actor: Actor, patientId: string, body: string, where: Where) {
+  await prisma.$transaction([
+    prisma.patientNote.create({
+      data: { patientId, careSiteId: where.careSiteId ?? null, authorId: actor.id, body },
+    }),
+    auditCreate(actor, "patient.note_added", patientId, where),
+  ]);
+}
+
+/**
+ * A new therapy goal (the newest is Active). It governs from today (site zone) on, so the
+ * patient's adherence is recomputed from today before this returns.
+ */
+export async function setTherapyGoal(
+  actor: Actor,
+  input: { patientId: string; pairingId: string; timesPerDay: number; days: string[] },
+  where: Where,
+  now = new Date(),
+) {
+  const days = WEEKDAYS.filter((d) => input.days.includes(d));
+  const ordered = [...days.filter((d) => d !== "sun"), ...days.filter((d) => d === "sun")];
+  await readWriteTransaction(async (tx) => {
+    await tx.therapyGoal.create({
+      data: {
+        patientId: input.patientId,
+        pairingId: input.pairingId,
+        timesPerDay: input.timesPerDay,
+        days: ordered.join(","),
+        createdById: actor.id,
+        createdAt: now,
+      },
+    });
+    await tx.auditEvent.create({
+      data: auditData(actor, "patient.goal_set", input.patientId, where, {
+        timesPerDay: input.timesPerDay,
+        days: ordered,
+      }),
+    });
+  });
+  await afterTransmission({ patientId: input.patientId, days: [now], now });
+}
+
+function auditData(
+  actor: Actor,
+  action: string,
+  patientId: string,
+  where: Where,
+  detail?: Record<string, unknown>,
+) {
+  return {
+    actorId: actor.id,
+    action,
+    targetType: "User",
+    targetId: patientId,
+    careSiteId: where.careSiteId ?? null,
+    ip: where.ip ?? null,
+    detail: detail ? JSON.stringify(detail) : null,
+  };
+}
+
+function auditCreate(
+  actor: Actor,
+  action: string,
+  patientId: string,
+  where: Where,
+  detail?: Record<string, unknown>,
+) {
+  return prisma.auditEvent.create({ data: auditData(actor, action, patientId, where, detail) });
+}
+
+/** Every view of a profile is audited (issue 6). */
+export function auditProfileView(actor: Actor, patientId: string, where: Where, what = "viewed") {
+  return audit({
+    actorId: actor.id,
+    action: `patient.profile_${what}`,
+    targetType: "User",
+    targetId: patientId,
+    careSiteId: where.careSiteId ?? undefined,
+    ip: where.ip,
+  });
+}

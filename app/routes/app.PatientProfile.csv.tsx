@@ -1,0 +1,58 @@
+// /app/PatientProfile/csv?p=...&from=&to=: the patient's transmissions sent in From..To (care site
+// days) as CSV (spec 3 §7.1). The same guard as the profile; a bad range goes back to the profile
+// with the spec's range message and "Download Failed".
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { readRange } from "~/lib/dateRange";
+import { clientIp } from "~/lib/http.server";
+import { commitSession, flash, getSession } from "~/lib/session.server";
+import { dayInZone, yesterdayInZone } from "~/lib/time";
+import {
+  auditProfileView,
+  getPatient,
+  profileZone,
+  requireProfile,
+  transmissionsInRange,
+} from "~/models/patientProfile.server";
+import {
+  buildTransmissionsCsv,
+  transmissionsCsvFileName,
+} from "~/modules/reports/transmissionsCsv";
+import { profileMessages } from "~/validation/patientProfile";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { viewer, found } = await requireProfile(request);
+  const url = new URL(request.url);
+  const zone = profileZone(found);
+  const now = new Date();
+  const range = readRange(url.searchParams, yesterdayInZone(now, zone), dayInZone(now, zone), [
+    "week",
+    "month",
+  ]);
+  if (range.error) {
+    const session = await getSession(request);
+    flash(session, "danger", `${profileMessages.downloadFailed}: ${range.error}`);
+    const back = new URLSearchParams({ p: url.searchParams.get("p") ?? "" });
+    return redirect(`/app/PatientProfile?${back}`, {
+      headers: { "Set-Cookie": await commitSession(session) },
+    });
+  }
+  const [patient, rows] = await Promise.all([
+    getPatient(found.patientId),
+    transmissionsInRange(found.patientId, zone, range.fromDay, range.toDay),
+  ]);
+  await auditProfileView(
+    viewer,
+    found.patientId,
+    { careSiteId: found.careSite?.id, ip: clientIp(request) },
+    "csv",
+  );
+  const fileName = transmissionsCsvFileName(patient, range.fromDay, range.toDay);
+  return new Response(buildTransmissionsCsv(rows, zone), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${fileName}"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

@@ -1,0 +1,43 @@
+// /app/PatientProfile/pdf?p=...&range|from|to: the patient report PDF ('{prefix_}ARC Connect.pdf',
+// spec 3 §7.1) over the profile's graph range, built on the server (modules/reports). The same
+// guard as the profile: another care site's patient is 404. A failure goes back to the profile
+// with "Download Failed".
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { clientIp } from "~/lib/http.server";
+import { logger } from "~/lib/logger.server";
+import { commitSession, flash, getSession } from "~/lib/session.server";
+import { auditProfileView, requireProfile } from "~/models/patientProfile.server";
+import { loadReportData } from "~/models/patientProfileView.server";
+import { buildPatientReportPdf, patientReportFileName } from "~/modules/reports/patientReport";
+import { profileMessages } from "~/validation/patientProfile";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { viewer, found } = await requireProfile(request);
+  const url = new URL(request.url);
+  try {
+    const { data, error } = await loadReportData(found, viewer, url.searchParams);
+    if (error) throw new Error(error);
+    const pdf = await buildPatientReportPdf(data);
+    await auditProfileView(
+      viewer,
+      found.patientId,
+      { careSiteId: found.careSite?.id, ip: clientIp(request) },
+      "pdf",
+    );
+    return new Response(new Uint8Array(pdf), {
+      headers: {
+        "Content-Type": "application/pdf",
+        "Content-Disposition": `attachment; filename="${patientReportFileName(data.patient)}"`,
+        "Cache-Control": "private, no-store",
+      },
+    });
+  } catch (error) {
+    logger.error("patient report failed", { error, patientId: found.patientId });
+    const session = await getSession(request);
+    flash(session, "danger", profileMessages.downloadFailed);
+    return redirect(`/app/PatientProfile${url.search}`, {
+      headers: { "Set-Cookie": await commitSession(session) },
+    });
+  }
+}

@@ -1,0 +1,78 @@
+// /app/Reports, shown as Patients (spec 3 §2.5, §2.6): search the patients of the viewer's care
+// sites and open a profile; the Decrypt log file button leads to the log tools. Clinicadmin and
+// clinician only. A GET search box, sortable headers and pages: no JavaScript needed.
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { DataTable, type Column } from "~/components/DataTable";
+import { requireRole } from "~/lib/auth.server";
+import { readListParams } from "~/lib/listParams";
+import { SITE_ROLES } from "~/lib/roles";
+import {
+  PATIENT_SEARCH_SORTS,
+  searchPatients,
+  type PatientSearchSort,
+} from "~/models/patientSearch.server";
+import type { RouteHandle } from "~/root";
+
+export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+
+export const handle: RouteHandle = { heading: "Patients", hydrate: false };
+export const meta: MetaFunction = () => [{ title: "Patients | ARC Connect" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRole(request, SITE_ROLES);
+  const params = readListParams<PatientSearchSort>(request.url, {
+    sorts: PATIENT_SEARCH_SORTS,
+    defaultSort: "lastName",
+  });
+  return { params, ...(await searchPatients(user.id, params)) };
+}
+
+type Row = Awaited<ReturnType<typeof loader>>["rows"][number];
+
+const columns: Column<Row>[] = [
+  {
+    key: "photo",
+    label: "User image",
+    render: (r) => (
+      <img src={r.photoUrl} alt="" width={32} height={32} className="rounded-circle" />
+    ),
+  },
+  {
+    key: "lastName",
+    label: "Last name",
+    sortable: true,
+    render: (r) => <Link to={r.href}>{r.lastName}</Link>,
+  },
+  {
+    key: "firstName",
+    label: "First name",
+    sortable: true,
+    render: (r) => <Link to={r.href}>{r.firstName}</Link>,
+  },
+  { key: "careSite", label: "Care Site name", sortable: true },
+];
+
+export default function Patients() {
+  const { params, rows, total } = useLoaderData<typeof loader>();
+  return (
+    <div className="card">
+      <div className="card-body">
+        <div className="d-flex justify-content-end mb-2">
+          <Link to="/decrypt" className="btn btn-sm btn-outline-primary">
+            Decrypt log file
+          </Link>
+        </div>
+        <DataTable
+          columns={columns}
+          rows={rows}
+          total={total}
+          params={params}
+          rowKey={(r) => r.key}
+          searchPlaceholder="Search by"
+          caption="Patient report"
+        />
+      </div>
+    </div>
+  );
+}

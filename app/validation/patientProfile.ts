@@ -1,0 +1,93 @@
+// The patient profile's inputs (spec 3 §4, §5, §8, §9) with the spec's texts; "ours" marks texts the
+// spec does not give. Pure: the page and its tests share them.
+import { z } from "zod";
+
+export const PATIENT_TAG_MAX = 25;
+export const MAX_THERAPIES_PER_DAY = 24;
+export const NOTE_MAX = 1000;
+export const GOAL_WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
+export type GoalWeekday = (typeof GOAL_WEEKDAYS)[number];
+export const WEEKDAY_LABELS: Record<GoalWeekday, string> = {
+  mon: "Mon",
+  tue: "Tue",
+  wed: "Wed",
+  thu: "Thu",
+  fri: "Fri",
+  sat: "Sat",
+  sun: "Sun",
+};
+
+export const profileMessages = {
+  patientTagRequired: "Enter a Patient ID  to continue.",
+  patientTagTooLong: "Must be less than 25 characters.",
+  patientTagSaved: "Patient Id saved.", // ours
+  goalSaved: "Therapy Goals are set successfully",
+  goalFailed: "An error occured while saving Therapy Goals, Try again later",
+  goalTooMany: "Number of therapies per day can not greater than 24",
+  goalNoDays: "Select at least one day.", // ours: the spec disables Submit instead
+  goalNoCount: "Enter a number of therapies per day above 0.", // ours: likewise
+  goalNoDevice: "Therapy goals need a paired device.", // ours: the button is disabled without pair_id
+  noteSaved: "Notes added successfully",
+  noteRequired: "Enter a note.", // ours
+  noteTooLong: `A note can have at most ${NOTE_MAX} characters.`, // ours
+  activated: "Patient profile has been activated!",
+  deactivated: "Patient profile has been deactivated.", // ours
+  activateQuestion: "Activate the account",
+  downloadFailed: "Download Failed",
+} as const;
+
+export const patientTagSchema = z
+  .string({ invalid_type_error: profileMessages.patientTagRequired })
+  .trim()
+  .min(1, profileMessages.patientTagRequired)
+  .max(PATIENT_TAG_MAX, profileMessages.patientTagTooLong);
+
+export const noteSchema = z
+  .string({ invalid_type_error: profileMessages.noteRequired })
+  .trim()
+  .min(1, profileMessages.noteRequired)
+  .max(NOTE_MAX, profileMessages.noteTooLong);
+
+/**
+ * The per-day count as typed: digits only (a non-digit is ignored, spec 3 §5), at most 3 of them;
+ * empty stays empty (allowed while typing).
+ */
+export function cleanCount(raw: unknown) {
+  return (typeof raw === "string" ? raw : "").replace(/\D/g, "").slice(0, 3);
+}
+
+/** The minus and plus buttons: never below 0, never above 24 (an empty box counts as 0). */
+export function stepCount(count: string, step: -1 | 1) {
+  const n = count === "" ? 0 : Number(count);
+  return String(Math.min(MAX_THERAPIES_PER_DAY, Math.max(0, n + step)));
+}
+
+export type GoalDraft = { days: GoalWeekday[]; count: string };
+
+/** The goal form's fields: the ticked weekdays (others ignored) and the cleaned count. */
+export function readGoalDraft(form: FormData): GoalDraft {
+  const ticked = new Set(form.getAll("days").map(String));
+  return {
+    days: GOAL_WEEKDAYS.filter((d) => ticked.has(d)),
+    count: cleanCount(form.get("count")),
+  };
+}
+
+/** What Submit would refuse (the same rules disable it on the page), or null. */
+export function goalProblem(draft: GoalDraft): string | null {
+  const n = draft.count === "" ? 0 : Number(draft.count);
+  if (n > MAX_THERAPIES_PER_DAY) return profileMessages.goalTooMany;
+  if (n < 1) return profileMessages.goalNoCount;
+  if (draft.days.length === 0) return profileMessages.goalNoDays;
+  return null;
+}
+
+/** Phone display (spec 3 §5): (xxx) xxx-xxxx, with the country code as a + prefix when stored. */
+export function formatPhone(phone: string | null | undefined) {
+  const digits = (phone ?? "").replace(/\D/g, "");
+  if (digits.length < 10) return digits;
+  const national = digits.slice(-10);
+  const country = digits.slice(0, -10);
+  const body = `(${national.slice(0, 3)}) ${national.slice(3, 6)}-${national.slice(6)}`;
+  return country ? `+${country} ${body}` : body;
+}

@@ -1,0 +1,96 @@
+// A care site of its own with a clinician and a patient whose device sent the last 7 days of
+// therapies through the real device API of the test server (the simulator's client over HTTP),
+// so the server's own ingest and adherence worker make the data the pages show.
+import crypto from "node:crypto";
+import { TZDate } from "@date-fns/tz";
+import { DeviceClient, type TherapyRecord } from "../../../scripts/sim/client";
+import { createUser, db } from "./db";
+import { E2E_PORT } from "./env";
+
+const ZONE = "America/Chicago";
+const DAY_MS = 86_400_000;
+
+function id(prefix: string) {
+  return `${prefix}${crypto.randomBytes(6).toString("hex")}`;
+}
+
+/** YYYY-MM-DD in Chicago, `daysAgo` days before now. */
+function chicagoDay(daysAgo: number) {
+  const d = new TZDate(Date.now() - daysAgo * DAY_MS, ZONE);
+  return [d.getFullYear(), d.getMonth() + 1, d.getDate()] as const;
+}
+
+export async function careSiteWithTherapyPatient(options: { days?: number } = {}) {
+  const days = options.days ?? 7;
+  const now = Date.now();
+  const siteId = id("cs_");
+  const serial = id("E2E").toUpperCase();
+  const token = crypto.randomBytes(32).toString("base64url");
+  const database = db();
+  try {
+    database
+      .prepare(
+        `INSERT INTO "CareSite" (id, accountNumber, name, city, state, zip, country, status, timeZone, createdAt, updatedAt)
+         VALUES (?, ?, ?, 'Austin', 'Texas', '73301', 'United States', 'active', ?, ?, ?)`,
+      )
+      .run(siteId, id("ACC"), `E2E Therapy ${siteId}`, ZONE, now, now);
+  } finally {
+    database.close();
+  }
+  const clinician = await createUser("clinician", { careSiteIds: [siteId] });
+  const patient = await createUser("patient", { careSiteIds: [siteId] });
+  const database2 = db();
+  try {
+    const deviceId = id("d_");
+    database2
+      .prepare(
+        `INSERT INTO "Device" (id, serial, type, tokenHash, createdAt) VALUES (?, ?, 'cough', ?, ?)`,
+      )
+      .run(deviceId, serial, crypto.createHash("sha256").update(token).digest("hex"), now);
+    database2
+      .prepare(
+        `INSERT INTO "Pairing" (id, deviceId, patientId, careSiteId, pairedAt) VALUES (?, ?, ?, ?, ?)`,
+      )
+      .run(id("p_"), deviceId, patient.id, siteId, now - (days + 1) * DAY_MS);
+  } finally {
+    database2.close();
+  }
+
+  // One completed therapy at 10:00 each of the last `days` days, sent that evening.
+  const client = new DeviceClient(`http://127.0.0.1:${E2E_PORT}`, serial, token);
+  const prescription = {
+    mode: "Auto" as const,
+    cycles: 5,
+    P_P: 0,
+    P_T: 10,
+    I_P: 40,
+    I_T: 20,
+    E_P: -40,
+    E_T: 15,
+    O_F: 1 as const,
+  };
+  for (let ago = days; ago >= 1; ago--) {
+    const [y, m, d] = chicagoDay(ago);
+    const therapy: TherapyRecord = {
+      eventId: `${serial}-${ago}`,
+      startedAt: new TZDate(y, m - 1, d, 10, 0, ZONE).toISOString(),
+      mode: "Auto",
+      delivered: { P_P: 0, P_T: 10, I_P: 40, I_T: 20, E_P: -40, E_T: 15, O_F: 1 },
+      cycles: Array.from({ length: 5 }, (_, i) => ({
+        n: i + 1,
+        P_IP: 38 + i,
+        E_V: 1200 + 10 * i,
+        P_F: 250 + i,
+        SPO2: i === 0 ? null : 96,
+        O_F: 1 as const,
+      })),
+    };
+    await client.sendTransmission({
+      sentAt: new TZDate(y, m - 1, d, 21, 0, ZONE).toISOString(),
+      hmr: 200 - ago,
+      prescription,
+      therapies: [therapy],
+    });
+  }
+  return { siteId, serial, clinician, patient };
+}
