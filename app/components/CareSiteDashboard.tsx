@@ -3,7 +3,8 @@
 // forms: it all works without JavaScript.
 import { Form, Link, useLocation } from "@remix-run/react";
 import { DataTable, type Column } from "~/components/DataTable";
-import { RangePicker, withParams, type RangeView } from "~/components/RangePicker";
+import { RangePicker, type RangeView } from "~/components/RangePicker";
+import { withParams } from "~/lib/listParams";
 import { RANGES } from "~/lib/dateRange";
 import type { Category } from "~/models/dashboard.server";
 

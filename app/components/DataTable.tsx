@@ -3,7 +3,7 @@
 // same parameters with lib/listParams.ts. Several lists on one page use different prefixes.
 import { Form, Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { pageCount } from "~/lib/listParams";
+import { pageCount, withParams } from "~/lib/listParams";
 
 export type Column<R> = {
   key: string;
@@ -26,16 +26,6 @@ type Props<R> = {
   actions?: (row: R) => ReactNode;
   emptyText?: string;
 };
-
-function withParams(search: string, changes: Record<string, string | null>) {
-  const params = new URLSearchParams(search);
-  for (const [k, v] of Object.entries(changes)) {
-    if (v === null || v === "") params.delete(k);
-    else params.set(k, v);
-  }
-  const text = params.toString();
-  return text ? `?${text}` : "?";
-}
 
 export function DataTable<R>({
   columns,

@@ -3,6 +3,7 @@
 // parameters. Plain links and a GET form: it works without JavaScript.
 import { Form, Link, useLocation } from "@remix-run/react";
 import type { PresetKind } from "~/lib/dateRange";
+import { withParams } from "~/lib/listParams";
 
 export type RangeView = {
   kind: string;
@@ -11,16 +12,6 @@ export type RangeView = {
   error: string | null;
   typed?: { from: string; to: string };
 };
-
-/** The current query string with some parameters set or (null) removed. */
-export function withParams(search: string, changes: Record<string, string | null>) {
-  const params = new URLSearchParams(search);
-  for (const [k, v] of Object.entries(changes)) {
-    if (v === null) params.delete(k);
-    else params.set(k, v);
-  }
-  return `?${params}`;
-}
 
 export function RangePicker({
   range,

@@ -37,3 +37,14 @@ export function pageCount(total: number) {
 export function skipFor(page: number) {
   return (page - 1) * PAGE_SIZE;
 }
+
+/** The query string `search` with some parameters set, or removed (null or ""): "?…", "?" when empty. */
+export function withParams(search: string, changes: Record<string, string | null>) {
+  const params = new URLSearchParams(search);
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === null || v === "") params.delete(k);
+    else params.set(k, v);
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "?";
+}

@@ -1,7 +1,7 @@
 // Sessions live in the database; the signed, httpOnly cookie holds only the session id
 // (DESIGN.md §4). Idle and absolute expiry are enforced here, on every read.
 import crypto from "node:crypto";
-import { createCookie, createSessionStorage, type Session } from "@remix-run/node";
+import { createCookie, createSessionStorage, redirect, type Session } from "@remix-run/node";
 import { prisma } from "./db.server";
 import { env } from "./env.server";
 
@@ -118,4 +118,16 @@ export async function startUserSession(previous: AppSession, userId: string) {
 /** Set a message to show on the next page render (post/redirect/get). */
 export function flash(session: AppSession, kind: Flash["kind"], message: string) {
   session.flash("flash", { kind, message });
+}
+
+/** A redirect that shows `message` on the page it leads to. */
+export async function redirectWithFlash(
+  request: Request,
+  to: string,
+  kind: Flash["kind"],
+  message: string,
+) {
+  const session = await getSession(request);
+  flash(session, kind, message);
+  return redirect(to, { headers: { "Set-Cookie": await commitSession(session) } });
 }

@@ -324,12 +324,13 @@ function earliestDay(ctx: PatientContext, at: number) {
 }
 
 /**
- * Recomputes a patient's rows for new data at `days` (instants: therapies' startedAt, a
- * transmission's sentAt): from the earliest of their days to the patient's today, so a late
- * transmission for an old day updates that day and every day after it (the 6 after it weigh it
- * in their scores). processAdherenceQueue does the same for the patients ingest queued.
+ * Recomputes a patient's rows for a change at `days` (instants: therapies' startedAt, a
+ * transmission's sentAt, a new goal's moment): from the earliest of their days to the patient's
+ * today, so a late transmission for an old day updates that day and every day after it (the 6
+ * after it weigh it in their scores). processAdherenceQueue does the same for the patients ingest
+ * queued.
  */
-export async function afterTransmission(input: {
+export async function recomputeFrom(input: {
   patientId: string;
   days: Date[];
   now?: Date;

@@ -150,40 +150,6 @@ export async function listDevices(): Promise<DeviceListRow[]> {
 
 export type PairingActor = { id: string; role: string };
 
-const PAIRING_ROLES = ["clinicadmin", "clinician"];
-
-/**
- * A patient the actor may pair devices for: a clinicadmin or clinician with an accepted membership
- * at an active care site where the patient's membership is accepted. Null otherwise (404).
- * `careSites` are the care sites they share, by name.
- */
-export async function getPairingPatient(actor: PairingActor, patientId: string) {
-  if (!PAIRING_ROLES.includes(actor.role) || !patientId) return null;
-  const shared = {
-    status: "accepted",
-    careSite: {
-      status: "active",
-      memberships: { some: { userId: actor.id, status: "accepted" } },
-    },
-  };
-  const patient = await prisma.user.findFirst({
-    where: { id: patientId, role: "patient", memberships: { some: shared } },
-    select: {
-      id: true,
-      firstName: true,
-      lastName: true,
-      memberships: {
-        where: shared,
-        orderBy: { careSite: { name: "asc" } },
-        select: { careSite: { select: { id: true, name: true, timeZone: true } } },
-      },
-    },
-  });
-  if (!patient) return null;
-  const { memberships, ...rest } = patient;
-  return { ...rest, careSites: memberships.map((m) => m.careSite) };
-}
-
 /** The device paired with a patient now, or null. */
 export async function getCurrentDevice(patientId: string) {
   const pairing = await prisma.pairing.findFirst({
@@ -217,8 +183,8 @@ export type PairDeviceInput = {
 /**
  * Pairs a device with a patient. Open pairings of that device (with anyone) and of that patient
  * (with any device) end first, in the same transaction, each with an audit event. Pairing the
- * device the patient already has changes nothing. The caller has checked access
- * (getPairingPatient) and chosen one of the shared care sites.
+ * device the patient already has changes nothing. The caller has checked access (the patient
+ * profile's findProfile, for clinicadmin and clinician) and chosen one of the shared care sites.
  */
 export async function pairDevice(
   input: PairDeviceInput,

@@ -8,9 +8,9 @@ import { notFoundUnless } from "~/lib/http.server";
 import { readPatientProfileParam, type PatientProfileIds } from "~/lib/patientProfileLink";
 import { STAFF_ROLES } from "~/lib/roles";
 import { DEFAULT_TIME_ZONE } from "~/lib/time";
-import { afterTransmission } from "~/models/adherence.server";
+import { recomputeFrom } from "~/models/adherence.server";
 import { audit } from "~/models/audit.server";
-import { addDays, dayMapper, dayStart, WEEKDAYS } from "~/modules/adherence/score";
+import { addDays, dayMapper, dayRange, dayStart, WEEKDAYS } from "~/modules/adherence/score";
 
 export type ProfileViewer = { id: string; role: string };
 export type ProfileCareSite = { id: string; name: string; timeZone: string };
@@ -199,6 +199,16 @@ export function adherenceDays(patientId: string, fromDay: string, toDay: string)
   });
 }
 
+/** The day (site zone) of the patient's latest therapy up to `today`, or null without any. */
+export async function latestTherapyDay(patientId: string, zone: string, today: string) {
+  const latest = await prisma.therapy.findFirst({
+    where: { patientId, startedAt: { lt: new Date(dayStart(addDays(today, 1), zone)) } },
+    orderBy: { startedAt: "desc" },
+    select: { startedAt: true },
+  });
+  return latest ? dayMapper(zone)(latest.startedAt.getTime()) : null;
+}
+
 /** The therapies that started on a day (site zone), earliest first, with their cycles. */
 export async function therapiesOnDay(patientId: string, zone: string, day: string) {
   const therapies = await prisma.therapy.findMany({
@@ -257,48 +267,46 @@ function cycleRows(patientId: string, from: number, to: number) {
 
 const toMs = (v: unknown) => (v instanceof Date ? v.getTime() : Number(v));
 const TREND_KEYS = ["peakFlow", "expVolume", "peakInspP"] as const;
+type TrendKey = (typeof TREND_KEYS)[number];
 
 /**
  * Therapy trends (spec 3 §2.2): per day of fromDay..toDay, the average peak expiratory flow,
  * expiratory volume and peak inspiratory pressure of that day's cycles (null without any).
+ * SQLite sums the cycles per therapy (a row per therapy, not per cycle: two years are 4,400 rows
+ * instead of 44,000, docs/performance.md "Patient profile"); the days are counted here, in the
+ * care site's zone.
  */
 export async function trendDays(patientId: string, zone: string, fromDay: string, toDay: string) {
-  const rows = await cycleRows(
-    patientId,
-    dayStart(fromDay, zone),
-    dayStart(addDays(toDay, 1), zone),
-  );
-  const toDay_ = dayMapper(zone);
-  const sums = new Map<string, Record<(typeof TREND_KEYS)[number], [number, number]>>();
+  const rows = await prisma.$queryRaw<Record<string, unknown>[]>(Prisma.sql`
+    SELECT t.startedAt AS startedAt,
+      SUM(c.peakFlow) AS peakFlowSum, COUNT(c.peakFlow) AS peakFlowN,
+      SUM(c.expVolume) AS expVolumeSum, COUNT(c.expVolume) AS expVolumeN,
+      SUM(c.peakInspP) AS peakInspPSum, COUNT(c.peakInspP) AS peakInspPN
+    FROM "Therapy" t JOIN "Cycle" c ON c.therapyId = t.id
+    WHERE t.patientId = ${patientId}
+      AND t.startedAt >= ${dayStart(fromDay, zone)} AND t.startedAt < ${dayStart(addDays(toDay, 1), zone)}
+    GROUP BY t.id`);
+  const dayOf = dayMapper(zone);
+  const sums = new Map<string, Record<TrendKey, [number, number]>>();
   for (const r of rows) {
-    const day = toDay_(toMs(r.startedAt));
+    const day = dayOf(toMs(r.startedAt));
     let s = sums.get(day);
     if (!s) sums.set(day, (s = { peakFlow: [0, 0], expVolume: [0, 0], peakInspP: [0, 0] }));
     for (const k of TREND_KEYS) {
-      const v = r[k];
-      if (v !== null && v !== undefined) {
-        s[k][0] += Number(v);
-        s[k][1]++;
-      }
+      s[k][0] += Number(r[`${k}Sum`] ?? 0);
+      s[k][1] += Number(r[`${k}N`] ?? 0);
     }
   }
-  const days: {
-    day: string;
-    peakFlow: number | null;
-    expVolume: number | null;
-    peakInspP: number | null;
-  }[] = [];
-  for (let day = fromDay; day <= toDay; day = addDays(day, 1)) {
+  return dayRange(fromDay, toDay).map((day) => {
     const s = sums.get(day);
-    const avg = (k: (typeof TREND_KEYS)[number]) => (s && s[k][1] ? s[k][0] / s[k][1] : null);
-    days.push({
+    const avg = (k: TrendKey) => (s && s[k][1] ? s[k][0] / s[k][1] : null);
+    return {
       day,
       peakFlow: avg("peakFlow"),
       expVolume: avg("expVolume"),
       peakInspP: avg("peakInspP"),
-    });
-  }
-  return days;
+    };
+  });
 }
 
 /** The drill-down of one trend day: each cycle of that day with its start time (HH:mm, site zone). */
@@ -469,7 +477,7 @@ export async function setTherapyGoal(
       }),
     });
   });
-  await afterTransmission({ patientId: input.patientId, days: [now], now });
+  await recomputeFrom({ patientId: input.patientId, days: [now], now });
 }
 
 function auditData(

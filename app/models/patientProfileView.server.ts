@@ -22,6 +22,7 @@ import {
   adherenceDays,
   getLatestNote,
   getPatient,
+  latestTherapyDay,
   listGoals,
   profileZone,
   therapiesOnDay,
@@ -56,9 +57,12 @@ export async function loadProfileView(
   const today = dayInZone(now, zone);
   const yesterday = yesterdayInZone(now, zone);
   const range = readRange(search, yesterday, today, ["week", "month"]);
+  // The therapy day asked for, else the day of the latest therapy (today without any).
   const askedDay = search.get("day") ?? "";
   const day =
-    DAY_RE.test(askedDay) && askedDay >= FIRST_THERAPY_DAY && askedDay <= today ? askedDay : today;
+    DAY_RE.test(askedDay) && askedDay >= FIRST_THERAPY_DAY && askedDay <= today
+      ? askedDay
+      : ((await latestTherapyDay(found.patientId, zone, today)) ?? today);
   const trendDay = search.get("trendDay") ?? "";
 
   const [patient, note, goals, calendarRows, rangeRows, therapies, trends] = await Promise.all([
@@ -108,14 +112,14 @@ export async function loadProfileView(
       : null,
   );
   const p = patient.profile;
-  const pairId = found.pairId ?? patient.currentPairing?.id ?? null;
 
   return {
     zone,
     today,
     asOf: dmy(yesterday),
     careSite: found.careSite,
-    pairId,
+    /** Goals are set on the current pairing: without one the button is disabled. */
+    pairId: patient.currentPairing?.id ?? null,
     patient: {
       id: patient.id,
       firstName: patient.firstName,

@@ -2,10 +2,9 @@
 // days) as CSV (spec 3 §7.1). The same guard as the profile; a bad range goes back to the profile
 // with the spec's range message and "Download Failed".
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { readRange } from "~/lib/dateRange";
 import { clientIp } from "~/lib/http.server";
-import { commitSession, flash, getSession } from "~/lib/session.server";
+import { redirectWithFlash } from "~/lib/session.server";
 import { dayInZone, yesterdayInZone } from "~/lib/time";
 import {
   auditProfileView,
@@ -30,12 +29,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     "month",
   ]);
   if (range.error) {
-    const session = await getSession(request);
-    flash(session, "danger", `${profileMessages.downloadFailed}: ${range.error}`);
-    const back = new URLSearchParams({ p: url.searchParams.get("p") ?? "" });
-    return redirect(`/app/PatientProfile?${back}`, {
-      headers: { "Set-Cookie": await commitSession(session) },
-    });
+    const back = `/app/PatientProfile?${new URLSearchParams({ p: url.searchParams.get("p") ?? "" })}`;
+    return redirectWithFlash(
+      request,
+      back,
+      "danger",
+      `${profileMessages.downloadFailed}: ${range.error}`,
+    );
   }
   const [patient, rows] = await Promise.all([
     getPatient(found.patientId),

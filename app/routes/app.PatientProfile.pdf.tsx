@@ -3,10 +3,9 @@
 // guard as the profile: another care site's patient is 404. A failure goes back to the profile
 // with "Download Failed".
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { clientIp } from "~/lib/http.server";
 import { logger } from "~/lib/logger.server";
-import { commitSession, flash, getSession } from "~/lib/session.server";
+import { redirectWithFlash } from "~/lib/session.server";
 import { auditProfileView, requireProfile } from "~/models/patientProfile.server";
 import { loadReportData } from "~/models/patientProfileView.server";
 import { buildPatientReportPdf, patientReportFileName } from "~/modules/reports/patientReport";
@@ -17,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   try {
     const { data, error } = await loadReportData(found, viewer, url.searchParams);
-    if (error) throw new Error(error);
+    if (error) return await backWithFlash(request, `${profileMessages.downloadFailed}: ${error}`);
     const pdf = await buildPatientReportPdf(data);
     await auditProfileView(
       viewer,
@@ -34,10 +33,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     });
   } catch (error) {
     logger.error("patient report failed", { error, patientId: found.patientId });
-    const session = await getSession(request);
-    flash(session, "danger", profileMessages.downloadFailed);
-    return redirect(`/app/PatientProfile${url.search}`, {
-      headers: { "Set-Cookie": await commitSession(session) },
-    });
+    return backWithFlash(request, profileMessages.downloadFailed);
   }
+}
+
+function backWithFlash(request: Request, message: string) {
+  const p = new URL(request.url).searchParams.get("p") ?? "";
+  const to = `/app/PatientProfile?${new URLSearchParams({ p })}`;
+  return redirectWithFlash(request, to, "danger", message);
 }

@@ -114,7 +114,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     case "goal": {
       const draft = readGoalDraft(form);
-      const pairingId = await loadPairId(found);
+      const pairingId = await currentPairingId(found);
       const error = pairingId ? goalProblem(draft) : profileMessages.goalNoDevice;
       if (error || !pairingId) return invalid({ form: "goal", goal: { ...draft, error } });
       try {
@@ -160,9 +160,9 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-/** The pairing a new goal belongs to: the link's pair_id, else the current pairing. */
-async function loadPairId(found: FoundProfile) {
-  return found.pairId ?? (await getCurrentDevice(found.patientId))?.pairingId ?? null;
+/** The pairing a new goal belongs to: the patient's current one (none: no goal can be set). */
+async function currentPairingId(found: FoundProfile) {
+  return (await getCurrentDevice(found.patientId))?.pairingId ?? null;
 }
 
 /** After pairing or unpairing: the profile under its new pair_id. */

@@ -82,12 +82,15 @@ export function goalProblem(draft: GoalDraft): string | null {
   return null;
 }
 
-/** Phone display (spec 3 §5): (xxx) xxx-xxxx, with the country code as a + prefix when stored. */
+/**
+ * Phone display (spec 3 §5): a North American number as (xxx) xxx-xxxx, with +1 before it when
+ * the stored number carries the country code; any other number as stored, with a + prefix when
+ * it has more than 10 digits.
+ */
 export function formatPhone(phone: string | null | undefined) {
   const digits = (phone ?? "").replace(/\D/g, "");
-  if (digits.length < 10) return digits;
-  const national = digits.slice(-10);
-  const country = digits.slice(0, -10);
-  const body = `(${national.slice(0, 3)}) ${national.slice(3, 6)}-${national.slice(6)}`;
-  return country ? `+${country} ${body}` : body;
+  const nanp = (n: string) => `(${n.slice(0, 3)}) ${n.slice(3, 6)}-${n.slice(6)}`;
+  if (digits.length === 10) return nanp(digits);
+  if (digits.length === 11 && digits.startsWith("1")) return `+1 ${nanp(digits.slice(1))}`;
+  return digits.length > 10 ? `+${digits}` : digits;
 }

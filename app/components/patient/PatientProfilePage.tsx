@@ -3,7 +3,8 @@
 // arrive as SVG strings drawn on the server; everything else is links and forms.
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useCloseHref, useDialogHref } from "~/components/Dialog";
-import { RangePicker, withParams } from "~/components/RangePicker";
+import { RangePicker } from "~/components/RangePicker";
+import { withParams } from "~/lib/listParams";
 import type { ProfileView } from "~/models/patientProfileView.server";
 import { FIRST_THERAPY_DAY } from "~/models/patientProfileView.server";
 import { GOAL_WEEKDAYS, PATIENT_TAG_MAX, WEEKDAY_LABELS } from "~/validation/patientProfile";
@@ -353,13 +354,13 @@ export function PatientProfilePage({
           label="Graph range"
         />
         <div className="row g-3">
-          <div className="col-lg-4">
+          <div className="col-xl-6">
             <Chart svg={view.trends.charts.peakFlow} />
           </div>
-          <div className="col-lg-4">
+          <div className="col-xl-6">
             <Chart svg={view.trends.charts.expVolume} />
           </div>
-          <div className="col-lg-4">
+          <div className="col-xl-6">
             <Chart svg={view.trends.charts.peakInspP} />
           </div>
         </div>
@@ -388,13 +389,13 @@ export function PatientProfilePage({
               </Link>
             </h3>
             <div className="row g-3">
-              <div className="col-lg-4">
+              <div className="col-xl-6">
                 <Chart svg={view.trends.drillDown.charts.peakFlow} />
               </div>
-              <div className="col-lg-4">
+              <div className="col-xl-6">
                 <Chart svg={view.trends.drillDown.charts.expVolume} />
               </div>
-              <div className="col-lg-4">
+              <div className="col-xl-6">
                 <Chart svg={view.trends.drillDown.charts.peakInspP} />
               </div>
             </div>
