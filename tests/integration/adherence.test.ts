@@ -9,7 +9,7 @@ import { runJob } from "~/jobs/scheduler.server";
 import {
   adherenceAsOf,
   adherenceBelow,
-  afterTransmission,
+  recomputeFrom,
   dashboardDay,
   finaliseDays,
   goalsUpdated,
@@ -239,7 +239,7 @@ describe("DailyAdherence after transmissions", () => {
 
   it("updates a late transmission's old day and the days after it, not the days before", async () => {
     await recomputePatientDays(p.patient.id, "2026-03-01", "2026-03-05", now);
-    // A marker on Mar 3 shows whether afterTransmission rewrote it.
+    // A marker on Mar 3 shows whether recomputeFrom rewrote it.
     await prisma.dailyAdherence.update({
       where: { patientId_day: { patientId: p.patient.id, day: "2026-03-03" } },
       data: { score: 0.123 },
@@ -251,7 +251,7 @@ describe("DailyAdherence after transmissions", () => {
       startedAts.map((startedAt) => ({ startedAt })),
       { sentAt: at("2026-03-06", "10:00") },
     );
-    await afterTransmission({ patientId: p.patient.id, days: startedAts, now });
+    await recomputeFrom({ patientId: p.patient.id, days: startedAts, now });
     const rows = Object.fromEntries((await rowsOf(p.patient.id)).map((r) => [r.day, r]));
     expect(rows["2026-03-03"].score).toBe(0.123);
     expect(rows["2026-03-04"]).toMatchObject({ therapies: 2, completed: 2, dayAdherence: 1 });
@@ -281,7 +281,7 @@ describe("DailyAdherence after transmissions", () => {
       startedAts.map((startedAt) => ({ startedAt })),
       { sentAt: at("2026-03-20", "09:00") },
     );
-    await afterTransmission({ patientId: p.patient.id, days: startedAts, now: later });
+    await recomputeFrom({ patientId: p.patient.id, days: startedAts, now: later });
     const after = await scoresOf(p.patient.id);
     expect(after["2026-03-09"]).toBe(0.111); // before the late day: untouched
     // Mar 4..10: Mar 4 (w 1), Mar 5 (w 2), Mar 10 (w 7) done
@@ -294,7 +294,7 @@ describe("DailyAdherence after transmissions", () => {
 
   it("an instant before the first pairing recomputes from the first pairing day", async () => {
     const later = at("2026-03-20", "12:00");
-    await afterTransmission({
+    await recomputeFrom({
       patientId: p.patient.id,
       days: [at("2026-02-10", "09:00")],
       now: later,
@@ -337,7 +337,7 @@ describe("the finalising job", () => {
       pairedAt: at("2026-03-01", "09:00", "Pacific/Honolulu"),
       goals: [{ at: at("2026-03-01", "09:30", "Pacific/Honolulu"), timesPerDay: 1 }],
     });
-    // No afterTransmission: only finalising makes rows.
+    // No recomputeFrom: only finalising makes rows.
     await transmit(pc, [{ startedAt: at("2026-03-09", "09:00") }]);
   });
 
