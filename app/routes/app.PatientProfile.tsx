@@ -4,7 +4,7 @@
 // or malformed `p` is 404. Dialogs are `?dialog=` URLs and every control is a link or a form, so
 // the page does not hydrate: its charts are SVG drawn on the server.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import {
   PatientProfilePage,
@@ -13,7 +13,7 @@ import {
 import { badRequest, clientIp, forbidden } from "~/lib/http.server";
 import { patientProfileHref } from "~/lib/patientProfileLink";
 import { isSiteRole } from "~/lib/roles";
-import { commitSession, flash, getSession } from "~/lib/session.server";
+import { redirectWithFlash } from "~/lib/session.server";
 import type { MeasuringUnit } from "~/lib/units";
 import { getCurrentDevice, pairDevice, unpairDevice } from "~/models/device.server";
 import {
@@ -69,15 +69,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const { viewer, found } = await requireProfile(request);
   const form = await request.formData().catch(() => badRequest());
   const where = { careSiteId: found.careSite?.id, ip: clientIp(request) };
-  const session = await getSession(request);
   const url = new URL(request.url);
-  const back = async (message: string, kind: "success" | "danger" = "success") => {
-    flash(session, kind, message);
-    url.searchParams.delete("dialog");
-    return redirect(`${url.pathname}${url.search}`, {
-      headers: { "Set-Cookie": await commitSession(session) },
-    });
-  };
+  url.searchParams.delete("dialog");
+  const back = (message: string, kind: "success" | "danger" = "success") =>
+    redirectWithFlash(request, `${url.pathname}${url.search}`, kind, message);
   const invalid = (body: ActionData) => data(body, { status: 400 });
 
   switch (form.get("intent")) {
@@ -138,7 +133,7 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!isSiteRole(viewer.role) || !found.careSite) forbidden();
       if (form.get("intent") === "unpair") {
         await unpairDevice({ actor: viewer, patientId: found.patientId, ip: where.ip });
-        return toProfile(session, found, null, pairingMessages.unpaired);
+        return toProfile(request, found, null, pairingMessages.unpaired);
       }
       const serial = String(form.get("serial") ?? "").trim();
       if (!serial)
@@ -153,7 +148,7 @@ export async function action({ request }: ActionFunctionArgs) {
       if (result.status === "noDevice") {
         return invalid({ form: "pair", value: serial, error: pairingMessages.noDevice });
       }
-      return toProfile(session, found, result.pairingId, pairingMessages.paired);
+      return toProfile(request, found, result.pairingId, pairingMessages.paired);
     }
     default:
       badRequest();
@@ -166,19 +161,13 @@ async function currentPairingId(found: FoundProfile) {
 }
 
 /** After pairing or unpairing: the profile under its new pair_id. */
-async function toProfile(
-  session: Awaited<ReturnType<typeof getSession>>,
-  found: FoundProfile,
-  pairId: string | null,
-  message: string,
-) {
-  flash(session, "success", message);
+function toProfile(request: Request, found: FoundProfile, pairId: string | null, message: string) {
   const href = patientProfileHref({
     profileId: found.patientId,
     clinicId: found.careSite?.id ?? null,
     pairId,
   });
-  return redirect(href, { headers: { "Set-Cookie": await commitSession(session) } });
+  return redirectWithFlash(request, href, "success", message);
 }
 
 export default function PatientProfile() {
