@@ -219,6 +219,11 @@ export const ADHERENCE_RULE =
   "to 1 for six days before, over goal days only; a therapy is completed when it delivered all " +
   "its prescribed cycles.";
 
+/** Who generated a report, as the reports print it: "First Last (Clinician)". */
+export function reportAuthor(viewer: { firstName: string; lastName: string; role: string }) {
+  return `${viewer.firstName} ${viewer.lastName} (${ROLE_NAMES[viewer.role] ?? viewer.role})`;
+}
+
 /** The patient PDF's data over the profile's graph range (week, month or From/To). */
 export async function loadReportData(
   found: FoundProfile,
@@ -259,7 +264,7 @@ export async function loadReportData(
     error: range.error,
     data: {
       generatedAt: now,
-      generatedBy: `${viewer.firstName} ${viewer.lastName} (${ROLE_NAMES[viewer.role] ?? viewer.role})`,
+      generatedBy: reportAuthor(viewer),
       timeZone: zone,
       window: { fromDay: range.fromDay, toDay: range.toDay },
       adherenceRule: ADHERENCE_RULE,

@@ -1,5 +1,6 @@
 // /app/PatientProfile/csv?p=...&from=&to=: the patient's transmissions sent in From..To (care site
-// days) as CSV (spec 3 §7.1). The same guard as the profile; a bad range goes back to the profile
+// days) as CSV (spec 3 §7.1), after four lines stating the window, who generated it when, and the
+// adherence rule. The same guard as the profile; a bad range goes back to the profile
 // with the spec's range message and "Download Failed".
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { readRange } from "~/lib/dateRange";
@@ -13,9 +14,10 @@ import {
   requireProfile,
   transmissionsInRange,
 } from "~/models/patientProfile.server";
+import { ADHERENCE_RULE, reportAuthor } from "~/models/patientProfileView.server";
 import {
-  buildTransmissionsCsv,
   transmissionsCsvFileName,
+  transmissionsReportCsv,
 } from "~/modules/reports/transmissionsCsv";
 import { profileMessages } from "~/validation/patientProfile";
 
@@ -48,7 +50,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     "csv",
   );
   const fileName = transmissionsCsvFileName(patient, range.fromDay, range.toDay);
-  return new Response(buildTransmissionsCsv(rows, zone), {
+  const csv = transmissionsReportCsv(rows, {
+    patientName: `${patient.firstName} ${patient.lastName}`,
+    window: range,
+    generatedAt: now,
+    generatedBy: reportAuthor(viewer),
+    adherenceRule: ADHERENCE_RULE,
+    timeZone: zone,
+  });
+  return new Response(csv, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${fileName}"`,

@@ -26,9 +26,9 @@ test("a clinician opens a profile from the dashboard, sets a goal, adds a note a
   await expect(days.last()).toContainText("no goal");
   // The therapy of a past day, with its cycle details readable without JavaScript.
   const profileUrl = page.url();
-  await page.getByLabel("Therapy day").fill(
-    new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10),
-  );
+  await page
+    .getByLabel("Therapy day")
+    .fill(new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10));
   await page.getByRole("button", { name: "Show" }).click();
   await expect(page.getByTestId("therapy-mode")).toHaveText("Therapy Mode: Auto");
   await page.getByText("Cycle details").click();
@@ -78,7 +78,10 @@ test("a clinician opens a profile from the dashboard, sets a goal, adds a note a
     page.waitForEvent("download"),
     page.getByRole("button", { name: "Download CSV" }).click(),
   ]);
-  const csv = fs.readFileSync((await csvDownload.path())!, "utf8").trim().split("\n");
+  const [stamp, table] = fs.readFileSync((await csvDownload.path())!, "utf8").split("\n\n");
+  expect(stamp).toContain('"Data window",');
+  expect(stamp).toMatch(/"Generated",".* by Erin /);
+  const csv = table.trim().split("\n");
   expect(csv[0]).toContain('"Device serial"');
   expect(csv).toHaveLength(1 + 7);
   expect(csv[1]).toContain(world.serial);
@@ -98,7 +101,11 @@ test("a clinician of another care site gets 404 for the profile, its PDF and its
   expect((await page.request.get(own.toString())).status()).toBe(200);
 
   await signInAs(other.clinician.id);
-  for (const path of ["/app/PatientProfile", "/app/PatientProfile/pdf", "/app/PatientProfile/csv"]) {
+  for (const path of [
+    "/app/PatientProfile",
+    "/app/PatientProfile/pdf",
+    "/app/PatientProfile/csv",
+  ]) {
     const response = await page.request.get(`${path}${own.search}`, { maxRedirects: 0 });
     expect(response.status(), path).toBe(404);
   }

@@ -482,7 +482,14 @@ describe("downloads", () => {
     expect(response.headers.get("Content-Disposition")).toBe(
       `attachment; filename="${patient.lastName}_${patient.firstName}_transmissions_2026-11-18_2026-11-19.csv"`,
     );
-    const lines = (await response.text()).split(/\r?\n/);
+    const [stamp, table] = (await response.text()).split(/\r?\n\r?\n/);
+    // The report's stamp: window, who generated it when, and the adherence rule.
+    const stampLines = stamp.split(/\r?\n/);
+    expect(stampLines[0]).toBe(`"Transmissions of","${patient.firstName} ${patient.lastName}"`);
+    expect(stampLines[1]).toBe('"Data window","18-Nov-2026 to 19-Nov-2026"');
+    expect(stampLines[2]).toMatch(/^"Generated","\d{2}-\w{3}-\d{4} \d{2}:\d{2} \w+ by .+ \(.+\)"$/);
+    expect(stampLines[3]).toMatch(/^"Adherence rule","Day adherence = /);
+    const lines = table.split(/\r?\n/);
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe(
       '"Received","Sent","Device serial","Therapies","Duplicates","Deviating therapies",' +

@@ -2,8 +2,8 @@
 // worker thread, no fonts). Table cells that share a baseline come out as one line, joined by
 // single spaces, so tests can assert whole rows ("Patient Id P-0042").
 //
-// pdfjs-dist 6 targets Node 22: its legacy build polyfills everything Node 20 lacks but
-// Promise.withResolvers, which we add before loading it (hence the dynamic import).
+// pdfjs-dist 5 supports Node 20.16 but may call Promise.withResolvers (Node 22), which we add
+// before loading it (hence the dynamic import).
 
 type TextItem = { str: string; transform: number[]; width: number; height: number };
 

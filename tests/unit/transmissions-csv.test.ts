@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   buildTransmissionsCsv,
   transmissionsCsvFileName,
+  transmissionsReportCsv,
   type TransmissionCsvRow,
 } from "~/modules/reports/transmissionsCsv";
 
@@ -86,5 +87,25 @@ describe("transmissions CSV", () => {
     expect(
       transmissionsCsvFileName({ firstName: "", lastName: "" }, "2026-11-01", "2026-11-20"),
     ).toBe("transmissions_2026-11-01_2026-11-20.csv");
+  });
+
+  it("as a report, states the window, who generated it when and the adherence rule first", () => {
+    const csv = transmissionsReportCsv([row()], {
+      patientName: "Jane Doe",
+      window: { fromDay: "2026-11-01", toDay: "2026-11-20" },
+      generatedAt: new Date("2026-11-21T15:30:00Z"),
+      generatedBy: "Carl Clinician (Clinician)",
+      adherenceRule: "Day adherence = completed / goal.",
+      timeZone: "America/Chicago",
+    });
+    const [stamp, table] = csv.split("\n\n");
+    expect(stamp.split("\n")).toEqual([
+      '"Transmissions of","Jane Doe"',
+      '"Data window","01-Nov-2026 to 20-Nov-2026"',
+      '"Generated","21-Nov-2026 09:30 CST by Carl Clinician (Clinician)"',
+      '"Adherence rule","Day adherence = completed / goal."',
+    ]);
+    expect(table.split("\n")[0]).toBe(HEADER);
+    expect(table.split("\n")).toHaveLength(2);
   });
 });

@@ -98,7 +98,7 @@ const dateIn = (instant: Date, timeZone: string, pattern: string) =>
   format(new TZDate(instant, timeZone), pattern);
 
 /** "CST" where the zone has an abbreviation, else its IANA name ("GMT+1" says too little). */
-function zoneLabel(instant: Date, timeZone: string) {
+export function zoneLabel(instant: Date, timeZone: string) {
   const short = tzName(timeZone, instant, "short");
   return /^(GMT|UTC)[+\-\u2212]/.test(short) ? timeZone : short;
 }

@@ -3,7 +3,7 @@
 import { TZDate } from "@date-fns/tz";
 import { Parser } from "@json2csv/plainjs";
 import { format } from "date-fns";
-import { patientFileNamePrefix } from "./patientReport";
+import { patientFileNamePrefix, zoneLabel } from "./patientReport";
 
 export type TransmissionCsvRow = {
   receivedAt: Date;
@@ -48,6 +48,35 @@ export function buildTransmissionsCsv(rows: TransmissionCsvRow[], timeZone: stri
       lastTherapy: at(row.lastTherapyAt),
     })),
   );
+}
+
+export type ReportStamp = {
+  patientName: string;
+  window: { fromDay: string; toDay: string };
+  generatedAt: Date;
+  generatedBy: string;
+  adherenceRule: string;
+  timeZone: string;
+};
+
+const dmy = (day: string) => {
+  const [y, m, d] = day.split("-").map(Number);
+  return format(new Date(y, m - 1, d), "dd-MMM-yyyy");
+};
+
+/**
+ * The download as a report (issue 6: each report states its data window, when and by whom it was
+ * generated, and the adherence rule): those four lines, an empty line, then the table.
+ */
+export function transmissionsReportCsv(rows: TransmissionCsvRow[], stamp: ReportStamp): string {
+  const generated = `${format(new TZDate(stamp.generatedAt, stamp.timeZone), "dd-MMM-yyyy HH:mm")} ${zoneLabel(stamp.generatedAt, stamp.timeZone)}`;
+  const preamble = new Parser({ fields: ["label", "value"], header: false }).parse([
+    { label: "Transmissions of", value: stamp.patientName },
+    { label: "Data window", value: `${dmy(stamp.window.fromDay)} to ${dmy(stamp.window.toDay)}` },
+    { label: "Generated", value: `${generated} by ${stamp.generatedBy}` },
+    { label: "Adherence rule", value: stamp.adherenceRule },
+  ]);
+  return `${preamble}\n\n${buildTransmissionsCsv(rows, stamp.timeZone)}`;
 }
 
 /** e.g. "Doe_Jane_transmissions_2026-11-01_2026-11-20.csv". */
