@@ -15,6 +15,9 @@ export async function startBackground(options: { jobs?: boolean } = {}) {
   await configureDatabase();
   // Where emails and text messages go: SMTP / the HTTP SMS provider, or printed here.
   (env.isProduction && usesConsoleTransport() ? logger.warn : logger.info)(describeTransports());
+  if (env.demoLogKeyInProduction) {
+    logger.warn("DEVICE_LOG_KEYS holds the demo key: it is for demo data and tests only");
+  }
   if (env.exposeOutboxInProduction) {
     logger.warn("EXPOSE_OUTBOX=1: /dev/outbox shows sent messages, sign-in codes included");
   }

@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { DEMO_KEY_ID, parseLogKeys, resolveLogKeys } from "~/modules/devicelog/keys";
 
 const flag = z
   .enum(["0", "1", "true", "false", ""])
@@ -28,6 +29,7 @@ const schema = z.object({
   MAIL_FROM: z.string().default("ARC Connect <no-reply@arcconnect.example>"),
   SMS_PROVIDER_URL: z.string().url().optional(),
   SMS_PROVIDER_TOKEN: z.string().optional(),
+  DEVICE_LOG_KEYS: z.string().optional(),
 });
 
 function parse() {
@@ -63,6 +65,11 @@ function parse() {
     mailFrom: raw.MAIL_FROM,
     smsProviderUrl: raw.SMS_PROVIDER_URL ?? null,
     smsProviderToken: raw.SMS_PROVIDER_TOKEN ?? null,
+    /** Device log keys by key id (DEVICE-LOG-FORMAT.md); the demo key is added outside production. */
+    deviceLogKeys: resolveLogKeys(raw.DEVICE_LOG_KEYS, raw.NODE_ENV),
+    /** The demo key configured where it must not be (the server warns at start). */
+    demoLogKeyInProduction:
+      raw.NODE_ENV === "production" && parseLogKeys(raw.DEVICE_LOG_KEYS ?? "").has(DEMO_KEY_ID),
   };
 }
 
