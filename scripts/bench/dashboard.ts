@@ -30,11 +30,10 @@ import { performance } from "node:perf_hooks";
 import { TZDate } from "@date-fns/tz";
 import Database from "better-sqlite3";
 import { applyMigrations, readMigrations } from "../../app/lib/migrate.server";
+import { markdownTable as table, quantile, sectionMarkers, writeSection } from "./support";
 
 const ROOT = path.resolve(__dirname, "..", "..");
-const DOC_FILE = path.join(ROOT, "docs", "performance.md");
-const START_MARKER = "<!-- dashboard:start -->";
-const END_MARKER = "<!-- dashboard:end -->";
+const { start: START_MARKER, end: END_MARKER } = sectionMarkers("dashboard");
 
 const ZONE = "America/Chicago";
 const PATIENTS = 2_000;
@@ -497,10 +496,6 @@ type Case = {
 };
 type Result = { label: string; rows: number | null; app: Timing; floor: Timing };
 
-function quantile(sorted: number[], q: number) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-}
-
 /**
  * Warm-up calls, then the app and its floor in turn, RUNS times each: both see the same state of a
  * shared machine.
@@ -726,7 +721,7 @@ async function main() {
       counts: first.counts,
     });
     console.log(section);
-    if (!process.argv.includes("--no-write")) writeSection(section);
+    if (!process.argv.includes("--no-write")) writeSection("dashboard", section);
   } finally {
     if (keep) console.log(`Kept ${dir}`);
     else fs.rmSync(dir, { recursive: true, force: true });
@@ -738,14 +733,6 @@ async function main() {
 // ---------------------------------------------------------------------------------------------
 
 type Piece = { label: string; week: number; month: number };
-
-function table(header: string[], rows: string[][], right: boolean[]) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(" | ")} |`;
-  const rule = `| ${widths.map((w, i) => (right[i] ? `${"-".repeat(w - 1)}:` : "-".repeat(w))).join(" | ")} |`;
-  return [line(header), rule, ...rows.map(line)];
-}
 
 function render(input: {
   world: World;
@@ -898,18 +885,6 @@ function render(input: {
     ]),
     END_MARKER,
   ].join("\n");
-}
-
-function writeSection(section: string) {
-  const doc = fs.readFileSync(DOC_FILE, "utf8");
-  const start = doc.indexOf(START_MARKER);
-  const end = doc.indexOf(END_MARKER);
-  const next =
-    start >= 0 && end > start
-      ? doc.slice(0, start) + section + doc.slice(end + END_MARKER.length)
-      : `${doc.replace(/\n*$/, "\n\n")}${section}\n`;
-  fs.writeFileSync(DOC_FILE, next);
-  console.log(`\nWrote the dashboard section of ${path.relative(ROOT, DOC_FILE)}.`);
 }
 
 main().catch((error) => {

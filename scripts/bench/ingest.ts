@@ -31,11 +31,10 @@ import Database from "better-sqlite3";
 import { seedDemoWorld } from "../../prisma/seed";
 import { DeviceClient, type Transmission } from "../sim/client";
 import { plan, provision, simulate } from "../simulate-devices";
+import { markdownTable, quantile, sectionMarkers, writeSection } from "./support";
 
 const ROOT = path.resolve(__dirname, "..", "..");
-const DOC_FILE = path.join(ROOT, "docs", "performance.md");
-const START_MARKER = "<!-- ingest:start -->";
-const END_MARKER = "<!-- ingest:end -->";
+const { start: START_MARKER, end: END_MARKER } = sectionMarkers("ingest");
 const SESSION_SECRET = `ingest-${crypto.randomBytes(24).toString("hex")}`;
 
 const DEVICES = Number(argValue("devices") ?? 1600);
@@ -221,11 +220,6 @@ function tableCount(db: Database.Database, table: string) {
 // ---------------------------------------------------------------------------------------------
 // Measuring
 // ---------------------------------------------------------------------------------------------
-
-function quantile(sorted: number[], q: number) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-}
 
 type HttpRun = Awaited<ReturnType<typeof runHttp>>;
 
@@ -488,7 +482,7 @@ async function main() {
     if (errors > 0) {
       console.error(`${errors} requests failed: the figures are not written.`);
       process.exitCode = 1;
-    } else if (!process.argv.includes("--no-write")) writeSection(section);
+    } else if (!process.argv.includes("--no-write")) writeSection("ingest", section);
   } finally {
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   }
@@ -524,13 +518,7 @@ function render(input: {
   const scenario = (syncDays: number) =>
     syncDays === 1 ? "daily transmissions" : `a transmission every ${syncDays} days`;
 
-  const table = (header: string[], rows: string[][], right: boolean[]) => {
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-    const line = (cells: string[]) =>
-      `| ${cells.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(" | ")} |`;
-    const rule = `| ${widths.map((w, i) => (right[i] ? `${"-".repeat(w - 1)}:` : "-".repeat(w))).join(" | ")} |`;
-    return [line(header), rule, ...rows.map(line)];
-  };
+  const table = markdownTable;
   const row = (label: string, value: (f: (typeof figures)[number]) => string) => [
     label,
     ...figures.map(value),
@@ -617,18 +605,6 @@ function render(input: {
     "",
     END_MARKER,
   ].join("\n");
-}
-
-function writeSection(section: string) {
-  const doc = fs.readFileSync(DOC_FILE, "utf8");
-  const start = doc.indexOf(START_MARKER);
-  const end = doc.indexOf(END_MARKER);
-  const next =
-    start >= 0 && end > start
-      ? doc.slice(0, start) + section + doc.slice(end + END_MARKER.length)
-      : `${doc.replace(/\n*$/, "\n\n")}${section}\n`;
-  fs.writeFileSync(DOC_FILE, next);
-  console.log(`\nWrote the ingest section of ${path.relative(ROOT, DOC_FILE)}.`);
 }
 
 main().catch((error) => {

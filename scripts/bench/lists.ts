@@ -16,11 +16,10 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import { applyMigrations, readMigrations } from "../../app/lib/migrate.server";
+import { quantile, sectionMarkers, writeSection } from "./support";
 
 const ROOT = path.resolve(__dirname, "..", "..");
-const DOC_FILE = path.join(ROOT, "docs", "performance.md");
-const START_MARKER = "<!-- lists:start -->";
-const END_MARKER = "<!-- lists:end -->";
+const { start: START_MARKER, end: END_MARKER } = sectionMarkers("lists");
 
 const CARE_SITES = 500;
 const INACTIVE_CARE_SITES = 20;
@@ -149,10 +148,6 @@ function makeDatabase(dir: string) {
 type Case = { list: string; label: string; run: () => Promise<unknown> };
 type Result = Case & { median: number; p95: number; total: number };
 
-function quantile(sorted: number[], q: number) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-}
-
 async function time(c: Case): Promise<Result> {
   let total = 0;
   for (let i = 0; i < WARMUP; i++) await c.run();
@@ -254,7 +249,7 @@ async function main() {
     const plans = explain(made.file, models.listQueries, people, base);
     const section = render({ results, made, buildSeconds, plans });
     console.log(section);
-    writeSection(section);
+    writeSection("lists", section);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -358,18 +353,6 @@ function render(input: {
     ]),
     END_MARKER,
   ].join("\n");
-}
-
-function writeSection(section: string) {
-  const doc = fs.readFileSync(DOC_FILE, "utf8");
-  const start = doc.indexOf(START_MARKER);
-  const end = doc.indexOf(END_MARKER);
-  const next =
-    start >= 0 && end > start
-      ? doc.slice(0, start) + section + doc.slice(end + END_MARKER.length)
-      : `${doc.replace(/\n*$/, "\n\n")}${section}\n`;
-  fs.writeFileSync(DOC_FILE, next);
-  console.log(`\nWrote the lists section of ${path.relative(ROOT, DOC_FILE)}.`);
 }
 
 main().catch((error) => {

@@ -17,11 +17,10 @@ import Database from "better-sqlite3";
 import { applyMigrations, readMigrations } from "../../app/lib/migrate.server";
 import { dayInZone } from "../../app/lib/time";
 import { addDays, dayStart } from "../../app/modules/adherence/score";
+import { markdownTable as table, sectionMarkers, writeSection } from "./support";
 
 const ROOT = path.resolve(__dirname, "..", "..");
-const DOC_FILE = path.join(ROOT, "docs", "performance.md");
-const START_MARKER = "<!-- profile:start -->";
-const END_MARKER = "<!-- profile:end -->";
+const { start: START_MARKER, end: END_MARKER } = sectionMarkers("profile");
 
 const ZONE = "America/Chicago";
 const DAYS = 730;
@@ -325,19 +324,11 @@ async function main() {
 
     const section = render({ world, results, breakdowns, contention, buildSeconds, prepSeconds, dailyRows, fileMb, today }); // prettier-ignore
     console.log(section);
-    if (!process.argv.includes("--no-write")) writeSection(section);
+    if (!process.argv.includes("--no-write")) writeSection("profile", section);
   } finally {
     if (process.argv.includes("--keep")) console.log(`Kept ${dir}`);
     else fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function table(header: string[], rows: string[][], right: boolean[]) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(" | ")} |`;
-  const rule = `| ${widths.map((w, i) => (right[i] ? `${"-".repeat(w - 1)}:` : "-".repeat(w))).join(" | ")} |`;
-  return [line(header), rule, ...rows.map(line)];
 }
 
 function render(x: {
@@ -417,18 +408,6 @@ function render(x: {
     ]),
     END_MARKER,
   ].join("\n");
-}
-
-function writeSection(section: string) {
-  const doc = fs.readFileSync(DOC_FILE, "utf8");
-  const start = doc.indexOf(START_MARKER);
-  const end = doc.indexOf(END_MARKER);
-  const next =
-    start >= 0 && end > start
-      ? doc.slice(0, start) + section + doc.slice(end + END_MARKER.length)
-      : `${doc.replace(/\n*$/, "\n\n")}${section}\n`;
-  fs.writeFileSync(DOC_FILE, next);
-  console.log(`\nWrote the profile section of ${path.relative(ROOT, DOC_FILE)}.`);
 }
 
 main().catch((error) => {
