@@ -13,6 +13,7 @@ import {
   heading,
   lineChart,
   paragraph,
+  pageFooters,
   table,
   type Box,
   type Column,
@@ -147,7 +148,7 @@ export async function buildPatientReportPdf(data: PatientReportData): Promise<Bu
   adherence(doc, data);
   summary(doc, data);
   charts(doc, data);
-  footers(
+  pageFooters(
     doc,
     `Confidential Report Generated on ${dateIn(data.generatedAt, timeZone, "dd-MMM-yyyy")}`,
   );
@@ -330,21 +331,3 @@ function charts(doc: PDFKit.PDFDocument, data: PatientReportData) {
   );
 }
 
-/** Footer on every buffered page; the bottom margin is lifted so pdfkit adds no page for it. */
-function footers(doc: PDFKit.PDFDocument, text: string) {
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    const bottom = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    const y = doc.page.height - 30;
-    doc.font(FONT).fontSize(8).fillColor("#6c757d");
-    doc.text(text, MARGIN.left, y, { lineBreak: false });
-    const page = `Page ${i + 1} of ${range.count}`;
-    doc.text(page, doc.page.width - MARGIN.right - doc.widthOfString(page), y, {
-      lineBreak: false,
-    });
-    doc.page.margins.bottom = bottom;
-  }
-  doc.flushPages();
-}
