@@ -330,4 +330,3 @@ function charts(doc: PDFKit.PDFDocument, data: PatientReportData) {
     ),
   );
 }
-
