@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { Prisma } from "~/generated/prisma/client";
+import { audit } from "~/models/audit.server";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
 import { PAGE_SIZE, skipFor, type ListParams } from "~/lib/listParams";
 import {
@@ -359,21 +360,18 @@ export async function createCareSite(
         data: { ...input, status: "active" },
         select: { id: true, name: true },
       });
-      await tx.auditEvent.create({
-        data: {
+      await audit(
+        {
           actorId: actor.id,
           action: "caresite.created",
           targetType: "CareSite",
           targetId: careSite.id,
           careSiteId: careSite.id,
-          ip: options.ip ?? null,
-          detail: JSON.stringify({
-            formToken,
-            name: input.name,
-            accountNumber: input.accountNumber,
-          }),
+          ip: options.ip,
+          detail: { formToken, name: input.name, accountNumber: input.accountNumber },
         },
-      });
+        tx,
+      );
       return { status: "created", careSite };
     });
   } catch (error) {

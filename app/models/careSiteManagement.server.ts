@@ -9,6 +9,7 @@
 import { Parser } from "@json2csv/plainjs";
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
+import { audit } from "~/models/audit.server";
 import { PAGE_SIZE, skipFor, type ListParams } from "~/lib/listParams";
 import { isSiteRole } from "~/lib/roles";
 import { dayInZone } from "~/lib/time";
@@ -363,19 +364,22 @@ export async function withdrawMembership(
       where: { id: { in: invitations.map((i) => i.id) } },
       data: { status: "blocked" },
     });
-    await recordEvent(tx, {
-      actorId: actor.id,
-      action: "membership.withdrawn",
-      targetType: "membership",
-      targetId: membership.id,
-      careSiteId: membership.careSiteId,
-      ip: options.ip,
-      detail: {
-        userId: membership.userId,
-        role: membership.role,
-        invitationIds: invitations.map((i) => i.id),
+    await audit(
+      {
+        actorId: actor.id,
+        action: "membership.withdrawn",
+        targetType: "membership",
+        targetId: membership.id,
+        careSiteId: membership.careSiteId,
+        ip: options.ip,
+        detail: {
+          userId: membership.userId,
+          role: membership.role,
+          invitationIds: invitations.map((i) => i.id),
+        },
       },
-    });
+      tx,
+    );
     return {
       ok: true,
       careSiteId: membership.careSiteId,
@@ -475,15 +479,18 @@ export async function recordCsvExport(
   detail: { q: string; rowCount: number },
   options: { ip?: string | null } = {},
 ) {
-  await recordEvent(prisma, {
-    actorId: actor.id,
-    action: "caresite.members_exported",
-    targetType: "careSite",
-    targetId: careSiteId,
-    careSiteId,
-    ip: options.ip,
-    detail: { role, ...detail },
-  });
+  await audit(
+    {
+      actorId: actor.id,
+      action: "caresite.members_exported",
+      targetType: "careSite",
+      targetId: careSiteId,
+      careSiteId,
+      ip: options.ip,
+      detail: { role, ...detail },
+    },
+    prisma,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -556,15 +563,18 @@ export async function updateCareSite(
           OPTIONAL_FIELDS.has(k) && value === "" ? null : value;
       }
       await tx.careSite.update({ where: { id: careSiteId }, data, select: { id: true } });
-      await recordEvent(tx, {
-        actorId: actor.id,
-        action: "caresite.updated",
-        targetType: "careSite",
-        targetId: careSiteId,
-        careSiteId,
-        ip: options.ip,
-        detail: { changed },
-      });
+      await audit(
+        {
+          actorId: actor.id,
+          action: "caresite.updated",
+          targetType: "careSite",
+          targetId: careSiteId,
+          careSiteId,
+          ip: options.ip,
+          detail: { changed },
+        },
+        tx,
+      );
       return { status: "updated", changed };
     });
   } catch (error) {
@@ -591,15 +601,18 @@ export async function setManagedCareSitePicture(
   if (!site) return null;
   const result = await setCareSitePhoto(site.id, actor.id, file);
   if (result.ok) {
-    await recordEvent(prisma, {
-      actorId: actor.id,
-      action: "caresite.picture_updated",
-      targetType: "careSite",
-      targetId: site.id,
-      careSiteId: site.id,
-      ip: options.ip,
-      detail: { uploadId: result.id },
-    });
+    await audit(
+      {
+        actorId: actor.id,
+        action: "caresite.picture_updated",
+        targetType: "careSite",
+        targetId: site.id,
+        careSiteId: site.id,
+        ip: options.ip,
+        detail: { uploadId: result.id },
+      },
+      prisma,
+    );
   }
   return result;
 }
@@ -621,29 +634,3 @@ export async function listActiveCareSiteAdmins(actor: Actor, careSiteId: string)
 }
 
 // ---------------------------------------------------------------------------------------------
-
-async function recordEvent(
-  db: Db | typeof prisma,
-  event: {
-    actorId: string;
-    action: string;
-    targetType: string;
-    targetId: string;
-    careSiteId: string;
-    ip?: string | null;
-    detail: Record<string, unknown>;
-  },
-) {
-  await db.auditEvent.create({
-    data: {
-      actorId: event.actorId,
-      action: event.action,
-      targetType: event.targetType,
-      targetId: event.targetId,
-      careSiteId: event.careSiteId,
-      ip: event.ip ?? null,
-      detail: JSON.stringify(event.detail),
-    },
-    select: { id: true },
-  });
-}

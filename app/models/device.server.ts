@@ -2,6 +2,7 @@
 // device with a patient (DESIGN.md §5: one patient per device and one device per patient at a time).
 import crypto from "node:crypto";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
+import { audit } from "~/models/audit.server";
 import { deviceForToken } from "~/models/ingest.server";
 import { SERIAL_PATTERN } from "~/validation/deviceApi";
 
@@ -203,22 +204,23 @@ export async function pairDevice(
     const now = new Date();
     for (const p of open) {
       await tx.pairing.update({ where: { id: p.id }, data: { unpairedAt: now } });
-      await tx.auditEvent.create({
-        data: {
+      await audit(
+        {
           at: now,
           actorId: input.actor.id,
           action: "device.unpaired",
           targetType: "Pairing",
           targetId: p.id,
           careSiteId: p.careSiteId,
-          ip: input.ip ?? null,
-          detail: JSON.stringify({
+          ip: input.ip,
+          detail: {
             deviceId: p.deviceId,
             patientId: p.patientId,
             reason: "repair",
-          }),
+          },
         },
-      });
+        tx,
+      );
     }
     const pairing = await tx.pairing.create({
       data: {
@@ -230,22 +232,23 @@ export async function pairDevice(
       },
       select: { id: true },
     });
-    await tx.auditEvent.create({
-      data: {
+    await audit(
+      {
         at: now,
         actorId: input.actor.id,
         action: "device.paired",
         targetType: "Pairing",
         targetId: pairing.id,
         careSiteId: input.careSiteId,
-        ip: input.ip ?? null,
-        detail: JSON.stringify({
+        ip: input.ip,
+        detail: {
           deviceId: device.id,
           serial: device.serial,
           patientId: input.patientId,
-        }),
+        },
       },
-    });
+      tx,
+    );
     return { status: "paired" as const, pairingId: pairing.id };
   });
 }
@@ -264,18 +267,19 @@ export async function unpairDevice(input: {
     const now = new Date();
     for (const p of open) {
       await tx.pairing.update({ where: { id: p.id }, data: { unpairedAt: now } });
-      await tx.auditEvent.create({
-        data: {
+      await audit(
+        {
           at: now,
           actorId: input.actor.id,
           action: "device.unpaired",
           targetType: "Pairing",
           targetId: p.id,
           careSiteId: p.careSiteId,
-          ip: input.ip ?? null,
-          detail: JSON.stringify({ deviceId: p.deviceId, patientId: input.patientId }),
+          ip: input.ip,
+          detail: { deviceId: p.deviceId, patientId: input.patientId },
         },
-      });
+        tx,
+      );
     }
     return { unpaired: open.length };
   });

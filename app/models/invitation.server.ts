@@ -10,6 +10,7 @@ import crypto from "node:crypto";
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
+import { audit } from "~/models/audit.server";
 import {
   availableActions,
   INVITATION_PAGE_SIZE,
@@ -835,8 +836,8 @@ export async function endInvitationsForMembership(
 }
 
 /**
- * The audit row of an invitation event, written in the caller's transaction (audit() of
- * audit.server.ts writes outside it): the trail is part of the state that pausedByInvitee reads.
+ * The audit row of an invitation event, written in the caller's transaction: the trail is part of
+ * the state that pausedByInvitee reads.
  */
 function recordEvent(
   tx: Db,
@@ -849,16 +850,6 @@ function recordEvent(
     detail: Record<string, unknown>;
   },
 ) {
-  return tx.auditEvent.create({
-    data: {
-      actorId: e.actorId,
-      action: e.action,
-      targetType: "invitation",
-      targetId: e.invitationId,
-      careSiteId: e.careSiteId,
-      ip: e.ip ?? null,
-      detail: JSON.stringify(e.detail),
-    },
-    select: { id: true },
-  });
+  const { invitationId, ...event } = e;
+  return audit({ ...event, targetType: "invitation", targetId: invitationId }, tx);
 }

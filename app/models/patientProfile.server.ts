@@ -9,7 +9,7 @@ import { readPatientProfileParam, type PatientProfileIds } from "~/lib/patientPr
 import { STAFF_ROLES } from "~/lib/roles";
 import { DEFAULT_TIME_ZONE } from "~/lib/time";
 import { recomputeFrom } from "~/models/adherence.server";
-import { audit } from "~/models/audit.server";
+import { audit, auditData, type AuditInput } from "~/models/audit.server";
 import { addDays, dayMapper, dayRange, dayStart, WEEKDAYS } from "~/modules/adherence/score";
 
 export type ProfileViewer = { id: string; role: string };
@@ -470,52 +470,41 @@ export async function setTherapyGoal(
         createdAt: now,
       },
     });
-    await tx.auditEvent.create({
-      data: auditData(actor, "patient.goal_set", input.patientId, where, {
+    await audit(
+      patientEvent(actor, "patient.goal_set", input.patientId, where, {
         timesPerDay: input.timesPerDay,
         days: ordered,
       }),
-    });
+      tx,
+    );
   });
   await recomputeFrom({ patientId: input.patientId, days: [now], now });
 }
 
-function auditData(
+/** An audit event about the patient, where it happened. */
+function patientEvent(
   actor: Actor,
   action: string,
   patientId: string,
   where: Where,
   detail?: Record<string, unknown>,
-) {
+): AuditInput {
   return {
     actorId: actor.id,
     action,
     targetType: "User",
     targetId: patientId,
-    careSiteId: where.careSiteId ?? null,
-    ip: where.ip ?? null,
-    detail: detail ? JSON.stringify(detail) : null,
+    careSiteId: where.careSiteId,
+    ip: where.ip,
+    detail,
   };
 }
 
-function auditCreate(
-  actor: Actor,
-  action: string,
-  patientId: string,
-  where: Where,
-  detail?: Record<string, unknown>,
-) {
-  return prisma.auditEvent.create({ data: auditData(actor, action, patientId, where, detail) });
-}
+/** The audit row as part of a batch transaction. */
+const auditCreate = (...event: Parameters<typeof patientEvent>) =>
+  prisma.auditEvent.create({ data: auditData(patientEvent(...event)) });
 
 /** Every view of a profile is audited (issue 6). */
 export function auditProfileView(actor: Actor, patientId: string, where: Where, what = "viewed") {
-  return audit({
-    actorId: actor.id,
-    action: `patient.profile_${what}`,
-    targetType: "User",
-    targetId: patientId,
-    careSiteId: where.careSiteId ?? undefined,
-    ip: where.ip,
-  });
+  return audit(patientEvent(actor, `patient.profile_${what}`, patientId, where));
 }
