@@ -4,9 +4,8 @@
 // paths from the dashboard's chart data, not embedded as images.
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
-import PDFDocument from "pdfkit";
 import { formatDay } from "~/lib/time";
-import { formatSummaryValue } from "~/modules/devicelog/summary";
+import { formatSummaryValue, type LogSummary } from "~/modules/devicelog/summary";
 import {
   contentWidth,
   cycleChart,
@@ -18,6 +17,8 @@ import {
   table,
   type ChartAnnotation,
   type CycleChartSeries,
+  MARGIN,
+  openReport,
 } from "./pdfCharts";
 
 export type ComplianceGraph = {
@@ -29,22 +30,8 @@ export type ComplianceGraph = {
   annotations: ChartAnnotation[];
 };
 
-export type ComplianceSummary = {
-  totalTherapies: number;
-  /** DD-MM-YYYY */
-  firstTherapyAt: string | null;
-  lastTherapyAt: string | null;
-  average_NC: number | null;
-  average_EV: number | null;
-  sdExpVol: number | null;
-  average_PF: number | null;
-  sdExpFlow: number | null;
-  average_Therapy: number | null;
-  sdTherapiesPerDay: number | null;
-  noDaysWithoutTherapy: number | null;
-  HMR: number | null;
-  usageHMR: number | null;
-};
+/** The log's summary (modules/devicelog summarize), as the report's table shows it. */
+export type ComplianceSummary = LogSummary;
 
 export type ComplianceReportData = {
   productName: string; // "ARC Connect"
@@ -57,7 +44,6 @@ export type ComplianceReportData = {
 };
 
 export const COMPLIANCE_REPORT_TITLE = "Therapy Compliance Report";
-const MARGIN = { top: 40, bottom: 50, left: 40, right: 40 };
 const CAPTION_SPACE = 30;
 
 /** Anything outside [A-Za-z0-9.-] (spaces included) becomes "_" so the name is one safe token. */
@@ -118,27 +104,11 @@ export function complianceSummaryRows(s: ComplianceSummary): string[][] {
 export async function buildComplianceReportPdf(data: ComplianceReportData): Promise<Buffer> {
   if (data.graphs.length === 0)
     throw new RangeError("A compliance report needs at least one graph");
-  const doc = new PDFDocument({
-    size: "A4",
-    layout: "portrait",
-    margins: MARGIN,
-    bufferPages: true,
-    info: {
-      Title: `${COMPLIANCE_REPORT_TITLE}: ${data.serial}`,
-      Creator: data.productName,
-      CreationDate: data.generatedAt,
-    },
+  const { doc, finished } = openReport(COMPLIANCE_REPORT_TITLE, {
+    Title: `${COMPLIANCE_REPORT_TITLE}: ${data.serial}`,
+    Creator: data.productName,
+    CreationDate: data.generatedAt,
   });
-  const chunks: Buffer[] = [];
-  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const finished = new Promise<Buffer>((resolve, reject) => {
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
-  });
-
-  doc.font(FONT_BOLD).fontSize(18).fillColor("#212529");
-  doc.text(COMPLIANCE_REPORT_TITLE, MARGIN.left, MARGIN.top, { lineBreak: false });
-  doc.y = MARGIN.top + 28;
   paragraph(doc, `${data.productName} Cough device serial: ${data.serial}`, { bold: true });
   paragraph(
     doc,

@@ -3,7 +3,6 @@
 // module lays it out with pdfkit's standard Helvetica and draws the charts as vector paths.
 import { TZDate, tzName } from "@date-fns/tz";
 import { format } from "date-fns";
-import PDFDocument from "pdfkit";
 import { formatDay } from "~/lib/time";
 import {
   contentWidth,
@@ -17,6 +16,8 @@ import {
   table,
   type Box,
   type Column,
+  MARGIN,
+  openReport,
 } from "./pdfCharts";
 
 export type ReportDay = {
@@ -74,7 +75,6 @@ export type PatientReportData = {
 
 export const REPORT_TITLE = "ARC Connect — Patient Report";
 const PRODUCT_NAME = "ARC Connect";
-const MARGIN = { top: 40, bottom: 50, left: 40, right: 40 };
 const WEEK = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 
 /** "Last_First_" with anything outside [A-Za-z0-9-] as "_" (accents dropped); "" without a name. */
@@ -114,28 +114,12 @@ function goalDays(days: string[]) {
 export async function buildPatientReportPdf(data: PatientReportData): Promise<Buffer> {
   const { patient, timeZone } = data;
   const fullName = `${patient.firstName} ${patient.lastName}`.trim();
-  const doc = new PDFDocument({
-    size: "A4",
-    layout: "portrait",
-    margins: MARGIN,
-    bufferPages: true,
-    info: {
-      Title: `${REPORT_TITLE}: ${fullName}`,
-      Author: data.generatedBy,
-      Creator: PRODUCT_NAME,
-      CreationDate: data.generatedAt,
-    },
+  const { doc, finished } = openReport(REPORT_TITLE, {
+    Title: `${REPORT_TITLE}: ${fullName}`,
+    Author: data.generatedBy,
+    Creator: PRODUCT_NAME,
+    CreationDate: data.generatedAt,
   });
-  const chunks: Buffer[] = [];
-  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const finished = new Promise<Buffer>((resolve, reject) => {
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
-  });
-
-  doc.font(FONT_BOLD).fontSize(18).fillColor("#212529");
-  doc.text(REPORT_TITLE, MARGIN.left, MARGIN.top, { lineBreak: false });
-  doc.y = MARGIN.top + 28;
   paragraph(doc, `Data from ${day(data.window.fromDay)} to ${day(data.window.toDay)}`, {
     bold: true,
   });

@@ -1,6 +1,7 @@
 // Drawing helpers for the PDF reports: paged tables and vector charts on pdfkit's path API.
 // Text is placed with lineBreak: false at computed positions, which skips pdfkit's line wrapper:
 // that keeps a 730-row table fast and stops pdfkit from adding pages on its own.
+import PDFDocument from "pdfkit";
 import { formatDay } from "~/lib/time";
 
 type Doc = PDFKit.PDFDocument;
@@ -318,6 +319,33 @@ export function lineChart(
   doc.lineWidth(1.2).lineJoin("round").stroke(COLOR.line);
   for (const i of dots) doc.circle(plot.xAt(i), plot.yAt(clamp(series[i] ?? 0)), 1.5);
   if (dots.length > 0) doc.fill(COLOR.line);
+}
+
+/** The reports' page margins, in points. */
+export const MARGIN = { top: 40, bottom: 50, left: 40, right: 40 };
+
+/**
+ * An A4 portrait report with buffered pages (footers are drawn at the end), its title already
+ * drawn at the top of page 1, and the promise of its bytes once `doc.end()` is called.
+ */
+export function openReport(title: string, info: PDFKit.DocumentInfo) {
+  const doc = new PDFDocument({
+    size: "A4",
+    layout: "portrait",
+    margins: MARGIN,
+    bufferPages: true,
+    info,
+  });
+  const chunks: Buffer[] = [];
+  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const finished = new Promise<Buffer>((resolve, reject) => {
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+  });
+  doc.font(FONT_BOLD).fontSize(18).fillColor("#212529");
+  doc.text(title, MARGIN.left, MARGIN.top, { lineBreak: false });
+  doc.y = MARGIN.top + 28;
+  return { doc, finished };
 }
 
 /** Footer text and "Page N of M" on every buffered page; the bottom margin is lifted meanwhile. */
