@@ -20,10 +20,9 @@
 // adherence recompute).
 // It prints a table and rewrites its own section of docs/performance.md (between the ingest
 // markers; the rest of that file is kept).
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -31,7 +30,17 @@ import Database from "better-sqlite3";
 import { seedDemoWorld } from "../../prisma/seed";
 import { DeviceClient, type Transmission } from "../sim/client";
 import { plan, provision, simulate } from "../simulate-devices";
-import { markdownTable, quantile, sectionMarkers, writeSection } from "./support";
+import {
+  ensureBuild,
+  freePort,
+  markdownTable,
+  quantile,
+  sectionMarkers,
+  startServer,
+  stopServer,
+  waitForHealth,
+  writeSection,
+} from "./support";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const { start: START_MARKER, end: END_MARKER } = sectionMarkers("ingest");
@@ -54,101 +63,8 @@ function argValue(name: string) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Build and server
+// Server measurements
 // ---------------------------------------------------------------------------------------------
-
-function ensureBuild() {
-  const needed = ["build/server.js", "build/index.js", "build/version.txt"];
-  const missing = needed.filter((p) => !fs.existsSync(path.join(ROOT, p)));
-  if (process.argv.includes("--build") || missing.length > 0) {
-    if (missing.length > 0)
-      console.log(`No complete build (missing ${missing.join(", ")}): running npm run build.`);
-    const run = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
-    if (run.status !== 0) throw new Error("npm run build failed");
-  }
-  const versionFile = path.join(ROOT, "build", "version.txt");
-  const version = fs.readFileSync(versionFile, "utf8").trim();
-  const builtAt = fs.statSync(versionFile).mtime;
-  return { version, builtAt, stale: newerSources(builtAt.getTime()) };
-}
-
-/** Source files changed after the build: the measured build may not be the code on disk. */
-function newerSources(builtMs: number) {
-  const skip = new Set([
-    path.join(ROOT, "app", "generated"),
-    path.join(ROOT, "app", "styles", "app.css"),
-  ]);
-  const found: string[] = [];
-  const walk = (p: string) => {
-    if (skip.has(p)) return;
-    const stat = fs.statSync(p);
-    if (stat.isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
-    else if (stat.mtimeMs > builtMs) found.push(path.relative(ROOT, p));
-  };
-  for (const p of ["app", "server.ts", "remix.config.js"]) {
-    if (fs.existsSync(path.join(ROOT, p))) walk(path.join(ROOT, p));
-  }
-  return found;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => (port ? resolve(port) : reject(new Error("no free port"))));
-    });
-  });
-}
-
-function startServer(port: number, dataDir: string) {
-  const output: string[] = [];
-  const child = spawn(process.execPath, ["build/server.js"], {
-    cwd: ROOT,
-    env: {
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      SESSION_SECRET,
-      LOG_REQUESTS: "0",
-      RATE_LIMIT_SCALE: "100",
-      PATH: process.env.PATH ?? "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  return { child, output };
-}
-
-async function waitForHealth(base: string, child: ChildProcess, output: string[]) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`server exited (${child.exitCode}):\n${output.join("")}`);
-    try {
-      const res = await fetch(`${base}/healthz`);
-      await res.text();
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server not healthy after 60 s:\n${output.join("")}`);
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 25_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 /** CPU seconds (user + system) a process has used, from /proc (Linux). */
 function processCpuSeconds(pid: number) {
@@ -227,7 +143,7 @@ async function runHttp(dataDir: string, siteId: string, syncDays: number) {
   const databaseFile = path.join(dataDir, "arc.db");
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const { child, output } = startServer(port, dataDir);
+  const { child, output } = startServer(port, dataDir, { SESSION_SECRET, RATE_LIMIT_SCALE: "100" });
   try {
     await waitForHealth(base, child, output);
     // Time every request the simulator makes; the CPU and wall clocks start at its first request

@@ -11,17 +11,16 @@
 // the page-weight markers; the rest of that file belongs to other benchmarks and is kept).
 // Exit code 1 when a route or an asset answers another status than expected: error pages are
 // never measured silently (docs/performance.md is then left untouched).
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { createCookie } from "@remix-run/node";
 import Database from "better-sqlite3";
 import { seedDemoWorld } from "../../prisma/seed";
+import { ensureBuild, freePort, startServer, stopServer, waitForHealth } from "./support";
 
 // =============================================================================================
 // ROUTES MEASURED. Add new pages here. role: the demo account that visits (null: signed out).
@@ -104,45 +103,6 @@ type Result = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Build
-// ---------------------------------------------------------------------------------------------
-
-function ensureBuild() {
-  const needed = ["build/server.js", "build/index.js", "build/version.txt", "public/build"];
-  const missing = needed.filter((p) => !fs.existsSync(path.join(ROOT, p)));
-  if (process.argv.includes("--build") || missing.length > 0) {
-    if (missing.length > 0)
-      console.log(`No complete build (missing ${missing.join(", ")}): running npm run build.`);
-    const run = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
-    if (run.status !== 0) throw new Error("npm run build failed");
-  }
-  const versionFile = path.join(ROOT, "build", "version.txt");
-  const version = fs.readFileSync(versionFile, "utf8").trim();
-  const builtAt = fs.statSync(versionFile).mtime;
-  const stale = newerSources(builtAt.getTime());
-  return { version, builtAt, stale };
-}
-
-/** Source files changed after the build: the measured build may not be the code on disk. */
-function newerSources(builtMs: number) {
-  const skip = new Set([
-    path.join(ROOT, "app", "generated"),
-    path.join(ROOT, "app", "styles", "app.css"),
-  ]);
-  const found: string[] = [];
-  const walk = (p: string) => {
-    if (skip.has(p)) return;
-    const stat = fs.statSync(p);
-    if (stat.isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
-    else if (stat.mtimeMs > builtMs) found.push(path.relative(ROOT, p));
-  };
-  for (const p of ["app", "server.ts", "remix.config.js"]) {
-    if (fs.existsSync(path.join(ROOT, p))) walk(path.join(ROOT, p));
-  }
-  return found;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Data: the demo world and signed-in sessions
 // ---------------------------------------------------------------------------------------------
 
@@ -178,67 +138,6 @@ async function makeSessions(databaseFile: string): Promise<Map<Role, string>> {
     db.close();
   }
   return cookies;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Server
-// ---------------------------------------------------------------------------------------------
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => (port ? resolve(port) : reject(new Error("no free port"))));
-    });
-  });
-}
-
-function startServer(port: number, dataDir: string) {
-  const output: string[] = [];
-  const child = spawn(process.execPath, ["build/server.js"], {
-    cwd: ROOT,
-    env: {
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      SESSION_SECRET,
-      LOG_REQUESTS: "0",
-      PATH: process.env.PATH ?? "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  return { child, output };
-}
-
-async function waitForHealth(base: string, child: ChildProcess, output: string[]) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`server exited (${child.exitCode}):\n${output.join("")}`);
-    try {
-      const res = await get(`${base}/healthz`, {});
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server not healthy after 60 s:\n${output.join("")}`);
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 25_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -568,7 +467,7 @@ async function writeDoc(rawSection: string) {
 
 async function main() {
   const started = new Date();
-  const build = ensureBuild();
+  const build = ensureBuild(["public/build"]);
   console.log(
     `Measuring build ${build.version} (build/version.txt written ${build.builtAt.toISOString()}).`,
   );
@@ -593,7 +492,7 @@ async function main() {
     const cookies = await makeSessions(databaseFile);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    server = startServer(port, dataDir);
+    server = startServer(port, dataDir, { SESSION_SECRET });
     await waitForHealth(base, server.child, server.output);
 
     const results: Result[] = [];

@@ -1,6 +1,8 @@
 // What every benchmark script shares: percentiles, Markdown tables, and writing its own section of
 // docs/performance.md (between `<!-- name:start -->` and `<!-- name:end -->`; the rest is kept).
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
@@ -37,4 +39,105 @@ export function writeSection(name: string, section: string) {
       : `${doc.replace(/\n*$/, "\n\n")}${section}\n`;
   fs.writeFileSync(DOC_FILE, next);
   console.log(`\nWrote the ${name} section of ${path.relative(ROOT, DOC_FILE)}.`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The production build and a server of it (benchmarks that go through HTTP)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The build to measure: made first when files are missing (or with --build); its version, when
+ * it was made, and the source files changed since (the measured build may not be the code on disk).
+ */
+export function ensureBuild(extraNeeded: string[] = []) {
+  const needed = ["build/server.js", "build/index.js", "build/version.txt", ...extraNeeded];
+  const missing = needed.filter((p) => !fs.existsSync(path.join(ROOT, p)));
+  if (process.argv.includes("--build") || missing.length > 0) {
+    if (missing.length > 0)
+      console.log(`No complete build (missing ${missing.join(", ")}): running npm run build.`);
+    const run = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
+    if (run.status !== 0) throw new Error("npm run build failed");
+  }
+  const versionFile = path.join(ROOT, "build", "version.txt");
+  const version = fs.readFileSync(versionFile, "utf8").trim();
+  const builtAt = fs.statSync(versionFile).mtime;
+  return { version, builtAt, stale: newerSources(builtAt.getTime()) };
+}
+
+function newerSources(builtMs: number) {
+  const skip = new Set([
+    path.join(ROOT, "app", "generated"),
+    path.join(ROOT, "app", "styles", "app.css"),
+  ]);
+  const found: string[] = [];
+  const walk = (p: string) => {
+    if (skip.has(p)) return;
+    const stat = fs.statSync(p);
+    if (stat.isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
+    else if (stat.mtimeMs > builtMs) found.push(path.relative(ROOT, p));
+  };
+  for (const p of ["app", "server.ts", "remix.config.js"]) {
+    if (fs.existsSync(path.join(ROOT, p))) walk(path.join(ROOT, p));
+  }
+  return found;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => (port ? resolve(port) : reject(new Error("no free port"))));
+    });
+  });
+}
+
+/** `node build/server.js` in production mode on 127.0.0.1, its output kept for error messages. */
+export function startServer(port: number, dataDir: string, env: Record<string, string>) {
+  const output: string[] = [];
+  const child = spawn(process.execPath, ["build/server.js"], {
+    cwd: ROOT,
+    env: {
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_REQUESTS: "0",
+      PATH: process.env.PATH ?? "",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  return { child, output };
+}
+
+export async function waitForHealth(base: string, child: ChildProcess, output: string[]) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`server exited (${child.exitCode}):\n${output.join("")}`);
+    try {
+      const res = await fetch(`${base}/healthz`);
+      await res.text();
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server not healthy after 60 s:\n${output.join("")}`);
+}
+
+/** SIGTERM (the server's graceful shutdown), SIGKILL after 25 s. */
+export async function stopServer(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 25_000);
+  await exited;
+  clearTimeout(timer);
 }
