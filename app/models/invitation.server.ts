@@ -369,6 +369,28 @@ function sortBy(key: string, order: SortOrder): Prisma.InvitationOrderByWithRela
   }
 }
 
+/** One page of a list of invitations (sorted by a known key, else `defaultSort`) and its total. */
+function invitationPage<S extends Prisma.InvitationSelect>(
+  where: Prisma.InvitationWhereInput,
+  input: InvitationListInput,
+  sortKeys: readonly string[],
+  defaultSort: string,
+  select: S,
+) {
+  const key = sortKeys.includes(input.sort ?? "") ? input.sort! : defaultSort;
+  const page = pageOf(input.page);
+  return Promise.all([
+    prisma.invitation.findMany({
+      where,
+      orderBy: [sortBy(key, orderOf(input.order)), ...TIEBREAK],
+      skip: (page - 1) * INVITATION_PAGE_SIZE,
+      take: INVITATION_PAGE_SIZE,
+      select,
+    }),
+    prisma.invitation.count({ where }),
+  ]);
+}
+
 /** The actor's Sent invitations. Search: email, role, care site name, status. Default sort email asc. */
 export async function listSentInvitations(
   actor: InvitationActor,
@@ -388,30 +410,17 @@ export async function listSentInvitations(
         }
       : {}),
   };
-  const key = (SENT_SORT_KEYS as readonly string[]).includes(input.sort ?? "")
-    ? input.sort!
-    : "email";
-  const page = pageOf(input.page);
-  const [found, total] = await Promise.all([
-    prisma.invitation.findMany({
-      where,
-      orderBy: [sortBy(key, orderOf(input.order)), ...TIEBREAK],
-      skip: (page - 1) * INVITATION_PAGE_SIZE,
-      take: INVITATION_PAGE_SIZE,
-      select: {
-        id: true,
-        email: true,
-        role: true,
-        status: true,
-        careSiteId: true,
-        membershipId: true,
-        expiresAt: true,
-        createdAt: true,
-        careSite: { select: { name: true } },
-      },
-    }),
-    prisma.invitation.count({ where }),
-  ]);
+  const [found, total] = await invitationPage(where, input, SENT_SORT_KEYS, "email", {
+    id: true,
+    email: true,
+    role: true,
+    status: true,
+    careSiteId: true,
+    membershipId: true,
+    expiresAt: true,
+    createdAt: true,
+    careSite: { select: { name: true } },
+  });
   const accounts = await prisma.user.findMany({
     where: { email: { in: [...new Set(found.map((row) => row.email))] } },
     select: { id: true, email: true },
@@ -449,29 +458,16 @@ export async function listReceivedInvitations(
         }
       : {}),
   };
-  const key = (RECEIVED_SORT_KEYS as readonly string[]).includes(input.sort ?? "")
-    ? input.sort!
-    : "careSiteName";
-  const page = pageOf(input.page);
-  const [found, total] = await Promise.all([
-    prisma.invitation.findMany({
-      where,
-      orderBy: [sortBy(key, orderOf(input.order)), ...TIEBREAK],
-      skip: (page - 1) * INVITATION_PAGE_SIZE,
-      take: INVITATION_PAGE_SIZE,
-      select: {
-        id: true,
-        role: true,
-        status: true,
-        careSiteId: true,
-        expiresAt: true,
-        createdAt: true,
-        careSite: { select: { name: true } },
-        invitedBy: { select: { firstName: true, lastName: true, role: true } },
-      },
-    }),
-    prisma.invitation.count({ where }),
-  ]);
+  const [found, total] = await invitationPage(where, input, RECEIVED_SORT_KEYS, "careSiteName", {
+    id: true,
+    role: true,
+    status: true,
+    careSiteId: true,
+    expiresAt: true,
+    createdAt: true,
+    careSite: { select: { name: true } },
+    invitedBy: { select: { firstName: true, lastName: true, role: true } },
+  });
   const paused = await pausedByInvitee(
     prisma,
     found.filter((row) => row.status === "blocked").map((row) => row.id),
