@@ -210,8 +210,8 @@ export async function latestTherapyDay(patientId: string, zone: string, today: s
 }
 
 /** The therapies that started on a day (site zone), earliest first, with their cycles. */
-export async function therapiesOnDay(patientId: string, zone: string, day: string) {
-  const therapies = await prisma.therapy.findMany({
+export function therapiesOnDay(patientId: string, zone: string, day: string) {
+  return prisma.therapy.findMany({
     where: {
       patientId,
       startedAt: {
@@ -246,7 +246,6 @@ export async function therapiesOnDay(patientId: string, zone: string, day: strin
       },
     },
   });
-  return therapies;
 }
 
 type CycleRow = {

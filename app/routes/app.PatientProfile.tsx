@@ -63,8 +63,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { view, canPair: isSiteRole(viewer.role) && found.careSite !== null };
 }
 
-type ActionData = ProfileActionData;
-
 export async function action({ request }: ActionFunctionArgs) {
   const { viewer, found } = await requireProfile(request);
   const form = await request.formData().catch(() => badRequest());
@@ -73,7 +71,7 @@ export async function action({ request }: ActionFunctionArgs) {
   url.searchParams.delete("dialog");
   const back = (message: string, kind: "success" | "danger" = "success") =>
     redirectWithFlash(request, `${url.pathname}${url.search}`, kind, message);
-  const invalid = (body: ActionData) => data(body, { status: 400 });
+  const invalid = (body: ProfileActionData) => data(body, { status: 400 });
 
   switch (form.get("intent")) {
     case "patientTag": {
@@ -105,7 +103,7 @@ export async function action({ request }: ActionFunctionArgs) {
       // The minus and plus buttons are submit buttons: the dialog comes back with the new count.
       const draft = readGoalDraft(form);
       const count = stepCount(draft.count, form.get("intent") === "goal-plus" ? 1 : -1);
-      return data<ActionData>({ form: "goal", goal: { ...draft, count, error: null } });
+      return data<ProfileActionData>({ form: "goal", goal: { ...draft, count, error: null } });
     }
     case "goal": {
       const draft = readGoalDraft(form);
@@ -172,6 +170,6 @@ function toProfile(request: Request, found: FoundProfile, pairId: string | null,
 
 export default function PatientProfile() {
   const { view, canPair } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const actionData = useActionData<typeof action>() as ProfileActionData | undefined;
   return <PatientProfilePage view={view} canPair={canPair} actionData={actionData} />;
 }
