@@ -17,7 +17,7 @@ import {
 } from "~/modules/charts/svg.server";
 import { addDays, dayRange, scorePercent } from "~/modules/adherence/score";
 import type { PatientReportData } from "~/modules/reports/patientReport";
-import { formatPhone } from "~/validation/patientProfile";
+import { FIRST_THERAPY_DAY, formatPhone } from "~/validation/patientProfile";
 import {
   adherenceDays,
   getLatestNote,
@@ -32,8 +32,6 @@ import {
   type FoundProfile,
 } from "./patientProfile.server";
 
-/** The therapy day picker's first day (spec 3 §5). */
-export const FIRST_THERAPY_DAY = "2022-01-01";
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 const time = (instant: Date, zone: string) =>

@@ -5,6 +5,8 @@ import { z } from "zod";
 export const PATIENT_TAG_MAX = 25;
 export const MAX_THERAPIES_PER_DAY = 24;
 export const NOTE_MAX = 1000;
+/** The therapy day picker's first day (spec 3 §5). */
+export const FIRST_THERAPY_DAY = "2022-01-01";
 export const GOAL_WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 export type GoalWeekday = (typeof GOAL_WEEKDAYS)[number];
 export const WEEKDAY_LABELS: Record<GoalWeekday, string> = {

@@ -6,8 +6,12 @@ import { useCloseHref, useDialogHref } from "~/components/Dialog";
 import { RangePicker } from "~/components/RangePicker";
 import { withParams } from "~/lib/listParams";
 import type { ProfileView } from "~/models/patientProfileView.server";
-import { FIRST_THERAPY_DAY } from "~/models/patientProfileView.server";
-import { GOAL_WEEKDAYS, PATIENT_TAG_MAX, WEEKDAY_LABELS } from "~/validation/patientProfile";
+import {
+  FIRST_THERAPY_DAY,
+  GOAL_WEEKDAYS,
+  PATIENT_TAG_MAX,
+  WEEKDAY_LABELS,
+} from "~/validation/patientProfile";
 import {
   ActivateDialog,
   GoalDialog,
