@@ -1,5 +1,6 @@
 import { prisma } from "~/lib/db.server";
 import { deliverPending } from "~/lib/outbox.server";
+import { purgeExpiredLogFiles } from "~/models/deviceLog.server";
 import { finaliseAdherenceJob } from "./adherence.server";
 import type { Job } from "./scheduler.server";
 
@@ -44,4 +45,11 @@ export const deliverOutbox: Job = {
   run: (now) => deliverPending(now),
 };
 
-export const jobs: Job[] = [purgeExpired, deliverOutbox, finaliseAdherenceJob];
+/** Deletes device log uploads 24 hours after they arrived, and any upload a crash left behind. */
+export const purgeDeviceLogs: Job = {
+  name: "purge-device-logs",
+  schedule: "*/5 * * * *",
+  run: (now) => purgeExpiredLogFiles(now),
+};
+
+export const jobs: Job[] = [purgeExpired, deliverOutbox, finaliseAdherenceJob, purgeDeviceLogs];

@@ -30,6 +30,7 @@ const schema = z.object({
   SMS_PROVIDER_URL: z.string().url().optional(),
   SMS_PROVIDER_TOKEN: z.string().optional(),
   DEVICE_LOG_KEYS: z.string().optional(),
+  DEVICE_LOG_MAX_MB: z.coerce.number().positive().default(256),
 });
 
 function parse() {
@@ -67,6 +68,8 @@ function parse() {
     smsProviderToken: raw.SMS_PROVIDER_TOKEN ?? null,
     /** Device log keys by key id (DEVICE-LOG-FORMAT.md); the demo key is added outside production. */
     deviceLogKeys: resolveLogKeys(raw.DEVICE_LOG_KEYS, raw.NODE_ENV),
+    /** The largest device log upload accepted (spec: at least 200 MB). */
+    deviceLogMaxBytes: Math.floor(raw.DEVICE_LOG_MAX_MB * 1024 * 1024),
     /** The demo key configured where it must not be (the server warns at start). */
     demoLogKeyInProduction:
       raw.NODE_ENV === "production" && parseLogKeys(raw.DEVICE_LOG_KEYS ?? "").has(DEMO_KEY_ID),

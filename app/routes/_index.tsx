@@ -4,9 +4,11 @@ import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ValidatedForm, validationError } from "remix-validated-form";
 import { CodeEntry } from "~/components/CodeEntry";
+import { DecryptLogDialog } from "~/components/DecryptLogDialog";
 import { Flash } from "~/components/Flash";
 import { FormError, SubmitButton, TextField } from "~/components/forms";
 import { authenticator, requireAnonymous } from "~/lib/auth.server";
+import { decryptDialogHref } from "~/lib/decryptDialog";
 import { clientIp } from "~/lib/http.server";
 import { maskPhone } from "~/lib/roles";
 import { formatClockTime } from "~/lib/time";
@@ -17,6 +19,7 @@ import {
   resendSignInCode,
   SignInError,
 } from "~/models/signIn.server";
+import { loadDecryptDialog } from "~/models/deviceLog.server";
 import { useRootFlash, type RouteHandle } from "~/root";
 import { codeValidator, credentialsValidator } from "~/validation/signIn";
 
@@ -27,18 +30,20 @@ export const meta: MetaFunction = () => [{ title: "Sign in | ARC Connect" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);
+  const decrypt = await loadDecryptDialog(new URL(request.url).searchParams);
   const session = await getSession(request);
   const challenge = session.get("challenge");
   const pending = challenge ? await describeChallenge(challenge) : null;
   if (challenge && !pending) {
     session.unset("challenge");
     return data(
-      { step: "credentials" as const },
+      { step: "credentials" as const, decrypt },
       { headers: { "Set-Cookie": await commitSession(session) } },
     );
   }
-  if (!pending) return { step: "credentials" as const };
+  if (!pending) return { step: "credentials" as const, decrypt };
   return {
+    decrypt,
     step: "code" as const,
     maskedPhone: maskPhone(pending.phone),
     expiresAt: pending.expiresAt.toISOString(),
@@ -124,7 +129,7 @@ export default function Landing() {
               Coming soon: the ARC Connect app for patients. Until then, decrypt and analyse a
               cough-device log file online.
             </p>
-            <Link to="/decrypt" className="btn btn-light">
+            <Link to={decryptDialogHref("/")} className="btn btn-light">
               Decrypt Log Files
             </Link>
           </div>
@@ -142,6 +147,7 @@ export default function Landing() {
           </div>
         </div>
       </div>
+      {loaderData.decrypt ? <DecryptLogDialog data={loaderData.decrypt} origin="/" /> : null}
     </main>
   );
 }

@@ -1,10 +1,12 @@
 // /app/Reports, shown as Patients (spec 3 §2.5, §2.6): search the patients of the viewer's care
-// sites and open a profile; the Decrypt log file button leads to the log tools. Clinicadmin and
+// sites and open a profile; the Decrypt log file button opens the log decryption dialog. Clinicadmin and
 // clinician only. A GET search box, sortable headers and pages: no JavaScript needed.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { DataTable, type Column } from "~/components/DataTable";
+import { DecryptLogDialog } from "~/components/DecryptLogDialog";
 import { requireRole } from "~/lib/auth.server";
+import { decryptDialogHref } from "~/lib/decryptDialog";
 import { readListParams } from "~/lib/listParams";
 import { SITE_ROLES } from "~/lib/roles";
 import {
@@ -12,6 +14,7 @@ import {
   searchPatients,
   type PatientSearchSort,
 } from "~/models/patientSearch.server";
+import { loadDecryptDialog } from "~/models/deviceLog.server";
 import type { RouteHandle } from "~/root";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
@@ -25,7 +28,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     sorts: PATIENT_SEARCH_SORTS,
     defaultSort: "lastName",
   });
-  return { params, ...(await searchPatients(user.id, params)) };
+  return {
+    params,
+    ...(await searchPatients(user.id, params)),
+    decrypt: await loadDecryptDialog(new URL(request.url).searchParams),
+  };
 }
 
 type Row = Awaited<ReturnType<typeof loader>>["rows"][number];
@@ -54,12 +61,12 @@ const columns: Column<Row>[] = [
 ];
 
 export default function Patients() {
-  const { params, rows, total } = useLoaderData<typeof loader>();
+  const { params, rows, total, decrypt } = useLoaderData<typeof loader>();
   return (
     <div className="card">
       <div className="card-body">
         <div className="d-flex justify-content-end mb-2">
-          <Link to="/decrypt" className="btn btn-sm btn-outline-primary">
+          <Link to={decryptDialogHref("/app/Reports")} className="btn btn-sm btn-outline-primary">
             Decrypt log file
           </Link>
         </div>
@@ -73,6 +80,7 @@ export default function Patients() {
           caption="Patient report"
         />
       </div>
+      {decrypt ? <DecryptLogDialog data={decrypt} origin="/app/Reports" /> : null}
     </div>
   );
 }

@@ -37,6 +37,8 @@ export type GraphPage = {
   merged_data: MergedData;
   /** Each point's Time Stamp as written, for labels and tooltips. */
   timeStamps: string[];
+  /** Each point's CYCLE Event ID (annotations are anchored to cycles). */
+  cycleEventIds?: number[];
 };
 
 export type GraphQuery = DayRange & {
@@ -77,6 +79,7 @@ export function graphPage(model: CoughLogModel, query: GraphQuery = {}): GraphPa
     E_V: series(),
   };
   const timeStamps: string[] = [];
+  const cycleEventIds: number[] = [];
   const t = model.therapies;
   let point = 0;
   for (let i = 0; i < c.therapy.length && point < last; i++) {
@@ -101,8 +104,9 @@ export function graphPage(model: CoughLogModel, query: GraphQuery = {}): GraphPa
     measured(data.P_IP, c.P_IP.get(i));
     measured(data.E_V, c.E_V.get(i));
     timeStamps.push(formatStampIso(c.stamp.get(i)));
+    cycleEventIds.push(c.eventId.get(i));
   }
-  return { page, pages, points, merged_data: data, timeStamps };
+  return { page, pages, points, merged_data: data, timeStamps, cycleEventIds };
 }
 
 /** The spec's therapy event row (spec 3 §3), with the table's display forms. */

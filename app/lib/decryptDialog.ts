@@ -1,0 +1,18 @@
+// Where the decrypt dialog (spec 3 §2.8) lives: on the landing page and on the Patients page, as
+// `?dialog=decrypt`, with `uuid` for the result view and `error` for a refused upload.
+
+export const DECRYPT_DIALOG = "decrypt";
+export const DIALOG_ORIGINS = ["/", "/app/Reports"] as const;
+export type DialogOrigin = (typeof DIALOG_ORIGINS)[number];
+
+/** The page an upload returns to: one of the dialog's two pages, the landing page otherwise. */
+export function readDialogOrigin(text: string | null): DialogOrigin {
+  return DIALOG_ORIGINS.find((o) => o === text) ?? "/";
+}
+
+export function decryptDialogHref(origin: DialogOrigin, extra: Record<string, string> = {}) {
+  return `${origin}?${new URLSearchParams({ dialog: DECRYPT_DIALOG, ...extra })}`;
+}
+
+export const uploadAction = (origin: DialogOrigin) =>
+  `/decrypt/upload?${new URLSearchParams({ back: origin })}`;
