@@ -1,6 +1,6 @@
-// /dev/charts: every patient-profile chart rendered on the server from made-up data, with the
-// edge cases (no data, gaps, a year of days, scores over 100 %), for development only (404 in
-// production).
+// /dev/charts: every patient-profile chart and the therapy dashboard graph rendered on the server
+// from made-up data, with the edge cases (no data, gaps, a year of days, scores over 100 %, a full
+// 300-point page), for development only (404 in production).
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { env } from "~/lib/env.server";
@@ -12,8 +12,10 @@ import {
   cycleTrendChartsSvg,
   hmrChartSvg,
   scoreHistorySvg,
+  therapyDashboardChartSvg,
   trendChartsSvg,
 } from "~/modules/charts/svg.server";
+import type { GraphPage } from "~/modules/devicelog/graph";
 import type { RouteHandle } from "~/root";
 
 export const handle: RouteHandle = { hydrate: false };
@@ -33,6 +35,56 @@ function sampleTrendDays(count: number) {
     };
   });
 }
+
+/**
+ * A hand-made therapy dashboard page: points first..first+count-1 of `total`, oscillation on and
+ * off in blocks of 40, and missing values here and there (a run of flow gaps, an isolated volume,
+ * points without a peak inspiratory pressure or an oscillation flag).
+ */
+function sampleGraphPage(first: number, count: number, total: number): GraphPage {
+  const xs = Array.from({ length: count }, (_, i) => first + i);
+  const o = (i: number) => (i % 97 === 96 ? null : Math.floor(i / 40) % 2 === 0 ? 1 : 0);
+  const set = (y: (i: number) => number | null) => ({
+    x: xs,
+    y: xs.map((_, i) => y(i)),
+    o: xs.map((_, i) => o(i)),
+  });
+  const measured = (y: (i: number) => number | null) => ({ x: xs, y: xs.map((_, i) => y(i)) });
+  const start = Date.UTC(2026, 10, 1, 8, 0, 0);
+  return {
+    page: Math.ceil(first / 300),
+    pages: Math.ceil(total / 300),
+    points: total,
+    merged_data: {
+      Cycle_P_P: set(() => 5),
+      Cycle_I_P: set((i) => (i % 50 === 49 ? null : 40)),
+      Cycle_E_P: set(() => -40),
+      P_F: measured((i) => (i >= 120 && i < 126 ? null : Math.round(240 + 30 * Math.sin(i / 9)))),
+      P_IP: measured((i) => (i % 23 === 22 ? null : 36 + (i % 5))),
+      E_V: measured((i) =>
+        (i >= 200 && i < 203) || (i >= 204 && i < 207) ? null : 1400 + 12 * (i % 20),
+      ),
+    },
+    timeStamps: xs.map((_, i) =>
+      new Date(start + i * 7_000).toISOString().slice(0, 19).replace("T", " "),
+    ),
+  };
+}
+
+const EMPTY_GRAPH_PAGE: GraphPage = {
+  page: 1,
+  pages: 0,
+  points: 0,
+  merged_data: {
+    Cycle_P_P: { x: [], y: [], o: [] },
+    Cycle_I_P: { x: [], y: [], o: [] },
+    Cycle_E_P: { x: [], y: [], o: [] },
+    P_F: { x: [], y: [] },
+    P_IP: { x: [], y: [] },
+    E_V: { x: [], y: [] },
+  },
+  timeStamps: [],
+};
 
 export async function loader(_: LoaderFunctionArgs) {
   if (env.isProduction) notFound();
@@ -111,6 +163,20 @@ export async function loader(_: LoaderFunctionArgs) {
         ],
       },
       { heading: "No data", note: "", svgs: [hmrChartSvg([]), adherenceCalendarSvg([])] },
+      {
+        heading: "Therapy dashboard graph",
+        note:
+          "A full 300-point page (1 of 3), oscillation on and off, gaps in every measurement; " +
+          "8 points with two annotations; an empty page. Hover a point for its tooltip.",
+        svgs: [
+          therapyDashboardChartSvg(sampleGraphPage(1, 300, 750)),
+          therapyDashboardChartSvg(sampleGraphPage(1, 8, 8), [
+            { x: 3, y: 40, text: "Weak cough" },
+            { x: 7, y: -40, text: "Patient tired, paused therapy" },
+          ]),
+          therapyDashboardChartSvg(EMPTY_GRAPH_PAGE),
+        ],
+      },
     ],
   };
 }
@@ -121,7 +187,8 @@ export default function DevCharts() {
     <main className="container py-4">
       <h1 className="h3">Charts</h1>
       <p className="text-muted">
-        The patient profile&apos;s charts rendered on the server. Not available in production.
+        The patient profile&apos;s charts and the therapy dashboard graph rendered on the server.
+        Not available in production.
       </p>
       {sections.map((section) => (
         <section key={section.heading} className="mb-4">

@@ -88,26 +88,16 @@ async function pdfCase(file: string) {
   const opts = { keys: KEYS, expectedDeviceId: name.meta.deviceId, deviceType: "cough" as const };
   // Loaded here only: pdfkit in every child would add to the other cases' peak RSS.
   const { graphPage } = await import("../../app/modules/devicelog/graph");
-  const { buildComplianceReportPdf } = await import("../../app/modules/reports/complianceReport");
+  const { buildComplianceReportPdf, complianceSeries } =
+    await import("../../app/modules/reports/complianceReport");
   const model = await decryptToRows(fs.createReadStream(file), opts);
   const started = performance.now();
   const summary = summarize(model);
-  const points = <T extends { x: number[] }>(s: T, extra: (i: number) => object = () => ({})) =>
-    s.x.map((x, i) => ({ x, y: (s as unknown as { y: (number | null)[] }).y[i], ...extra(i) }));
-  const graphs = Array.from({ length: 10 }, (_, i) => {
-    const d = graphPage(model, { page: i + 1 }).merged_data;
-    const set = (k: "Cycle_P_P" | "Cycle_I_P" | "Cycle_E_P") =>
-      points(d[k], (j) => ({ o: d[k].o[j] })) as {
-        x: number;
-        y: number | null;
-        o: number | null;
-      }[];
-    return {
-      caption: `Graph ${i + 1}`,
-      series: { P_P: set("Cycle_P_P"), I_P: set("Cycle_I_P"), E_P: set("Cycle_E_P"), P_F: points(d.P_F), P_IP: points(d.P_IP), E_V: points(d.E_V) }, // prettier-ignore
-      annotations: [],
-    };
-  });
+  const graphs = Array.from({ length: 10 }, (_, i) => ({
+    caption: `Graph ${i + 1}`,
+    series: complianceSeries(graphPage(model, { page: i + 1 }).merged_data),
+    annotations: [],
+  }));
   const pdf = await buildComplianceReportPdf({
     productName: "ARC Connect",
     serial: name.meta.deviceId,

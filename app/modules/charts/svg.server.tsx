@@ -1,5 +1,6 @@
-// The patient profile's charts as SVG strings, rendered in loaders (docs/decisions.md: charts are
-// drawn on the server, so they show without JavaScript and nivo never reaches the browser).
+// The patient profile's and the therapy dashboard's charts as SVG strings, rendered in loaders
+// (docs/decisions.md: charts are drawn on the server, so they show without JavaScript and nivo
+// never reaches the browser).
 // Routes put the strings into the page with dangerouslySetInnerHTML; every string is one <svg>
 // element with role="img", an aria-label and a <title>, and no script, id or external resource.
 import type { ReactElement } from "react";
@@ -8,6 +9,8 @@ import { AdherenceCalendar } from "~/components/charts/AdherenceCalendar";
 import { AdherenceGauge } from "~/components/charts/AdherenceGauge";
 import { CycleChart } from "~/components/charts/CycleChart";
 import { LineChart } from "~/components/charts/LineChart";
+import { TherapyDashboardChart } from "~/components/charts/TherapyDashboardChart";
+import type { GraphPage } from "~/modules/devicelog/graph";
 import {
   shapeAdherenceCalendar,
   shapeAdherenceGauge,
@@ -26,6 +29,7 @@ import {
   type TrendChartsShape,
   type TrendDayInput,
 } from "./shape";
+import { shapeTherapyDashboardChart, type ChartAnnotation } from "./therapyDashboard";
 
 export type TrendChartsSvg = { peakFlow: string; expVolume: string; peakInspP: string };
 
@@ -107,4 +111,13 @@ export function hmrChartSvg(days: readonly HmrDayInput[]): string {
 
 export function scoreHistorySvg(days: readonly ScoreDayInput[]): string {
   return lineChartSvg(shapeScoreHistory(days));
+}
+
+/** The therapy dashboard's main graph of one page of points (spec 3 §2.7). */
+export function therapyDashboardChartSvg(
+  page: GraphPage,
+  annotations: readonly ChartAnnotation[] = [],
+): string {
+  const shape = shapeTherapyDashboardChart(page, annotations);
+  return render(<TherapyDashboardChart shape={shape} />, shape.title);
 }

@@ -5,6 +5,8 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import { formatDay } from "~/lib/time";
+import type { ChartAnnotation } from "~/modules/charts/therapyDashboard";
+import type { MeasurementSeries, MergedData, SetPressureSeries } from "~/modules/devicelog/graph";
 import { formatSummaryValue, type LogSummary } from "~/modules/devicelog/summary";
 import {
   contentWidth,
@@ -15,8 +17,9 @@ import {
   pageFooters,
   paragraph,
   table,
-  type ChartAnnotation,
   type CycleChartSeries,
+  type MeasurementPoint,
+  type SetPressurePoint,
   MARGIN,
   openReport,
 } from "./pdfCharts";
@@ -42,6 +45,23 @@ export type ComplianceReportData = {
   summary: ComplianceSummary;
   graphs: ComplianceGraph[]; // at least one
 };
+
+const setPressurePoints = (s: SetPressureSeries): SetPressurePoint[] =>
+  s.x.map((x, i) => ({ x, y: s.y[i] ?? null, o: s.o[i] ?? null }));
+const measurementPoints = (s: MeasurementSeries): MeasurementPoint[] =>
+  s.x.map((x, i) => ({ x, y: s.y[i] ?? null }));
+
+/** A graph page's columnar merged_data as the report chart's point lists (x = point number). */
+export function complianceSeries(merged: MergedData): CycleChartSeries {
+  return {
+    P_P: setPressurePoints(merged.Cycle_P_P),
+    I_P: setPressurePoints(merged.Cycle_I_P),
+    E_P: setPressurePoints(merged.Cycle_E_P),
+    P_F: measurementPoints(merged.P_F),
+    P_IP: measurementPoints(merged.P_IP),
+    E_V: measurementPoints(merged.E_V),
+  };
+}
 
 export const COMPLIANCE_REPORT_TITLE = "Therapy Compliance Report";
 const CAPTION_SPACE = 30;

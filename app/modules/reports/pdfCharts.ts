@@ -3,6 +3,19 @@
 // that keeps a 730-row table fast and stops pdfkit from adding pages on its own.
 import PDFDocument from "pdfkit";
 import { formatDay } from "~/lib/time";
+import { niceScale, type Scale } from "~/modules/charts/scale";
+import {
+  CYCLE_CHART_LEGEND,
+  CYCLE_COLOR,
+  measurementScale,
+  PRESSURE_RANGE,
+  type ChartAnnotation,
+  type LegendItem,
+} from "~/modules/charts/therapyDashboard";
+
+// The dashboard graph's table and the scale maths live in pure modules that the web chart shares;
+// re-exported so that report code keeps one import.
+export { CYCLE_CHART_LEGEND, niceScale, PRESSURE_RANGE, type ChartAnnotation };
 
 type Doc = PDFKit.PDFDocument;
 
@@ -154,26 +167,6 @@ export function table(
 }
 
 export type Box = { x: number; y: number; width: number; height: number };
-type Scale = { min: number; max: number; ticks: number[] };
-
-/** Round axis bounds and about `count` ticks covering lo..hi. */
-export function niceScale(lo: number, hi: number, count = 5, integer = false): Scale {
-  if (!(hi > lo)) {
-    const pad = Math.abs(lo) * 0.1 || 1;
-    lo -= pad;
-    hi += pad;
-  }
-  const rough = (hi - lo) / (count - 1);
-  const magnitude = 10 ** Math.floor(Math.log10(rough));
-  let step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= rough) ?? 10 * magnitude;
-  if (integer) step = Math.max(1, Math.ceil(step));
-  const min = Math.floor(lo / step) * step;
-  const max = Math.ceil(hi / step) * step;
-  const ticks: number[] = [];
-  for (let t = min; t <= max + step / 2; t += step) ticks.push(Number(t.toPrecision(12)));
-  return { min, max, ticks };
-}
-
 const tickNumber = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
 
 type Plot = Box & { band: number; xAt: (i: number) => number; yAt: (v: number) => number };
@@ -376,36 +369,6 @@ export type CycleChartSeries = {
   P_IP: MeasurementPoint[];
   E_V: MeasurementPoint[];
 };
-/** A note at a position in the chart's units: x a point number, y in cm H2O (the left axis). */
-export type ChartAnnotation = { x: number; y: number; text: string };
-
-/** The therapy dashboard graph's fixed pressure axis (spec 3 §2.7, §9). */
-export const PRESSURE_RANGE: [number, number] = [-90, 90];
-
-const CYCLE_COLOR = {
-  P_P: "#adb5bd",
-  I_P: "#0d6efd",
-  E_P: "#fd7e14",
-  P_F: "#198754",
-  P_IP: "#dc3545",
-  E_V: "#6f42c1",
-  oscOn: "#20c997",
-  oscOff: "#dee2e6",
-};
-
-type LegendItem = { label: string; color: string; kind: "box" | "line" | "marker" };
-
-export const CYCLE_CHART_LEGEND: LegendItem[] = [
-  { label: "Set Pause Pressure", color: CYCLE_COLOR.P_P, kind: "box" },
-  { label: "Set Inspiratory Pressure", color: CYCLE_COLOR.I_P, kind: "box" },
-  { label: "Set Expiratory Pressure", color: CYCLE_COLOR.E_P, kind: "box" },
-  { label: "Peak Expiratory Flow", color: CYCLE_COLOR.P_F, kind: "line" },
-  { label: "Peak Inspiratory Pressure", color: CYCLE_COLOR.P_IP, kind: "marker" },
-  { label: "Expiratory Volume", color: CYCLE_COLOR.E_V, kind: "line" },
-  { label: "Oscillations Enabled", color: CYCLE_COLOR.oscOn, kind: "box" },
-  { label: "Oscillations Disabled", color: CYCLE_COLOR.oscOff, kind: "box" },
-];
-
 function diamond(doc: Doc, x: number, y: number, size: number) {
   doc
     .moveTo(x, y - size)
@@ -416,7 +379,7 @@ function diamond(doc: Doc, x: number, y: number, size: number) {
 }
 
 /** Legend items flowing left to right, wrapping at the box width; returns the height used. */
-function flowLegend(doc: Doc, box: Box, items: LegendItem[]) {
+function flowLegend(doc: Doc, box: Box, items: readonly LegendItem[]) {
   doc.font(FONT).fontSize(7.5);
   const rowHeight = 11;
   let x = box.x;
@@ -486,23 +449,12 @@ export function cycleChart(
   const [pMin, pMax] = PRESSURE_RANGE;
   const pAt = (v: number) =>
     bottom - ((Math.min(Math.max(v, pMin), pMax) - pMin) / (pMax - pMin)) * plot.height;
-  const fitted = (values: MeasurementPoint[]) => {
-    const present = values.map((p) => p.y).filter(finite);
-    if (present.length === 0) return niceScale(0, 1);
-    let lo = 0;
-    let hi = 0;
-    for (const v of present) {
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-    }
-    return niceScale(lo, hi);
-  };
   const scaleAt = (scale: Scale) => (v: number) =>
     bottom -
     ((Math.min(Math.max(v, scale.min), scale.max) - scale.min) / (scale.max - scale.min)) *
       plot.height;
-  const flowScale = fitted(series.P_F);
-  const volumeScale = fitted(series.E_V);
+  const flowScale = measurementScale(series.P_F.map((p) => p.y));
+  const volumeScale = measurementScale(series.E_V.map((p) => p.y));
 
   // Axis units over each axis, then grid and ticks: pressure left, flow and volume right.
   doc.font(FONT_BOLD).fontSize(7);
