@@ -16,18 +16,21 @@ export const LOADING_MESSAGES = [
 ];
 export const SLOW_MESSAGE = "Please Wait it's taking longer than exepected";
 
-const DIALOG_PARAMS = ["dialog", "uuid", "error", "from", "to"];
+const DIALOG_PARAMS = ["dialog", "log", "error", "from", "to"];
 
 export function DecryptLogDialog({
   data,
   origin,
+  closeHref,
 }: {
   data: DecryptDialogData;
   origin: DialogOrigin;
+  /** Where closing leads; the page without the dialog's parameters by default. */
+  closeHref?: string;
 }) {
-  const closeHref = useCloseHref(DIALOG_PARAMS);
+  const pageHref = useCloseHref(DIALOG_PARAMS);
   return (
-    <Dialog title="Decrypt Log File" closeHref={closeHref} size="lg">
+    <Dialog title="Decrypt Log File" closeHref={closeHref ?? pageHref} size="lg">
       {data.step === "choose" ? (
         <ChooseStep data={data} origin={origin} />
       ) : (
@@ -56,8 +59,8 @@ function ChooseStep({
       data-slow-message={SLOW_MESSAGE}
     >
       <p>
-        Choose an encrypted BiWaze log file (named like <code>C1234_21112026_093000_system.csv</code>
-        ) copied from the device&apos;s USB stick.
+        Choose an encrypted BiWaze log file (named like{" "}
+        <code>C1234_21112026_093000_system.csv</code>) copied from the device&apos;s USB stick.
       </p>
       {data.error ? (
         <div className="alert alert-danger" role="alert" data-testid="decrypt-error">
@@ -147,7 +150,7 @@ function ResultStep({
       </dl>
       <Form method="get" action={origin} className="row g-2 align-items-end mb-3" noValidate>
         <input type="hidden" name="dialog" value={DECRYPT_DIALOG} />
-        <input type="hidden" name="uuid" value={file.uuid} />
+        <input type="hidden" name="log" value={file.uuid} />
         <DateField name="from" label="From" value={data.range.from} error={data.errors.from} />
         <DateField name="to" label="To" value={data.range.to} error={data.errors.to} />
         <div className="col-auto">

@@ -1,8 +1,9 @@
 // Where the decrypt dialog (spec 3 §2.8) lives: on the landing page and on the Patients page, as
-// `?dialog=decrypt`, with `uuid` for the result view and `error` for a refused upload.
+// `?dialog=decrypt`, with `log` (the upload's uuid) for the result view and `error` for a refused
+// upload; and on /decrypt itself (without `uuid`), the tool's own page for any visitor.
 
 export const DECRYPT_DIALOG = "decrypt";
-export const DIALOG_ORIGINS = ["/", "/app/Reports"] as const;
+export const DIALOG_ORIGINS = ["/", "/app/Reports", "/decrypt"] as const;
 export type DialogOrigin = (typeof DIALOG_ORIGINS)[number];
 
 /** The page an upload returns to: one of the dialog's two pages, the landing page otherwise. */

@@ -25,11 +25,7 @@ import {
   type DayRange,
 } from "~/modules/devicelog/calendar";
 import { DEVICE_LOG_CSV_FIELDS, deviceLogCsvRows } from "~/modules/devicelog/csv";
-import {
-  describeLogFile,
-  parseLogFileName,
-  type DeviceType,
-} from "~/modules/devicelog/fileName";
+import { describeLogFile, parseLogFileName, type DeviceType } from "~/modules/devicelog/fileName";
 import {
   DeviceLogError,
   deviceDateNote,
@@ -55,12 +51,7 @@ let activeUploads = 0;
 /** A part-written upload older than this was cut off by a crash or restart. */
 const STALE_INCOMING_MS = 3_600_000;
 
-export type UploadFailure =
-  | DeviceLogOutcome
-  | "fileName"
-  | "missing"
-  | "tooLarge"
-  | "failed";
+export type UploadFailure = DeviceLogOutcome | "fileName" | "missing" | "tooLarge" | "failed";
 
 export function uploadFailureMessage(failure: UploadFailure) {
   switch (failure) {
@@ -362,7 +353,8 @@ export async function loadCoughModel(file: LogFileRecord) {
     return model;
   } catch (error) {
     // The file passed every check on arrival: changed on disk, or its key was removed since.
-    if (error instanceof DeviceLogError) logger.error("stored device log unreadable", { id: file.id });
+    if (error instanceof DeviceLogError)
+      logger.error("stored device log unreadable", { id: file.id });
     throw error;
   }
 }
@@ -477,7 +469,7 @@ export function readLogRange(from: string | null, to: string | null) {
 export async function loadDecryptDialog(search: URLSearchParams, now = new Date()) {
   if (search.get("dialog") !== DECRYPT_DIALOG) return null;
   const maxBytes = env.deviceLogMaxBytes;
-  const uuid = search.get("uuid");
+  const uuid = search.get("log");
   const file = await findLogFile(uuid, now);
   if (!file) {
     const error = search.get("error");

@@ -58,7 +58,11 @@
       return false;
     }
     if (file.size > maxBytes) {
-      showError("The file is too large. Log files up to " + Math.floor(maxBytes / 1048576) + " MB are accepted.");
+      showError(
+        "The file is too large. Log files up to " +
+          Math.floor(maxBytes / 1048576) +
+          " MB are accepted.",
+      );
       return false;
     }
     facts.forEach(function (fact) {
@@ -105,8 +109,7 @@
     status.textContent = messages[0];
     var ticker = setInterval(function () {
       index = (index + 1) % messages.length;
-      status.textContent =
-        Date.now() - started > estimateMs ? slowMessage : messages[index];
+      status.textContent = Date.now() - started > estimateMs ? slowMessage : messages[index];
     }, 1500);
 
     var body = new FormData();
@@ -120,7 +123,7 @@
     xhr.addEventListener("load", function () {
       clearInterval(ticker);
       var target = xhr.responseURL || "";
-      if (xhr.status >= 400 || target.indexOf("uuid=") === -1) {
+      if (xhr.status >= 400 || target.indexOf("log=") === -1) {
         window.location.assign(target || window.location.href);
         return;
       }

@@ -77,9 +77,9 @@ const publicRoutes: PublicRoute[] = [
   { path: "/restorepasswordwithphone", redirectsSignedIn: true },
   { path: "/signup", redirectsSignedIn: true },
   { path: "/acceptinvite", redirectsSignedIn: true },
-  { path: "/decrypt", redirectsSignedIn: false, pending: "issue 7" },
+  { path: "/decrypt", redirectsSignedIn: false },
   { path: "/deviceStats", redirectsSignedIn: false, pending: "issue 10" },
-  { path: "/dash", redirectsSignedIn: false, pending: "issue 7" },
+  { path: "/dash", redirectsSignedIn: false },
 ];
 
 async function signIn(role: Staff) {
