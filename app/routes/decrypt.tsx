@@ -435,7 +435,6 @@ function TherapyTable({ view, href }: ViewProps) {
         <p className="text-muted small">No data available</p>
       ) : (
         <Form method="post" className="therapy-select">
-          <input type="hidden" name="intent" value="select" />
           {table.rows.map((row) => (
             <input key={row["Event ID"]} type="hidden" name="shown" value={row["Event ID"]} />
           ))}
@@ -481,7 +480,13 @@ function TherapyTable({ view, href }: ViewProps) {
             ))}
           </ul>
           <div className="d-flex gap-2 flex-wrap">
-            <button type="submit" className="btn btn-sm btn-primary" data-role="apply-selection">
+            <button
+              type="submit"
+              name="intent"
+              value="select"
+              className="btn btn-sm btn-primary"
+              data-role="apply-selection"
+            >
               Update selection
             </button>
             {view.selection.length > 0 ? (

@@ -123,7 +123,7 @@
     xhr.addEventListener("load", function () {
       clearInterval(ticker);
       var target = xhr.responseURL || "";
-      if (xhr.status >= 400 || target.indexOf("log=") === -1) {
+      if (xhr.status >= 400 || !/[?&]log=/.test(target)) {
         window.location.assign(target || window.location.href);
         return;
       }

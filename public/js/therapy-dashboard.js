@@ -25,10 +25,19 @@
     });
   }
 
+  function submitWith(form, intent) {
+    var field = document.createElement("input");
+    field.type = "hidden";
+    field.name = "intent";
+    field.value = intent;
+    form.appendChild(field);
+    form.submit();
+  }
+
   var selectForm = root.querySelector("form.therapy-select");
   if (selectForm) {
     selectForm.addEventListener("change", function (event) {
-      if (event.target.name === "eventId") selectForm.submit();
+      if (event.target.name === "eventId") submitWith(selectForm, "select");
     });
   }
 
@@ -39,14 +48,8 @@
       event.preventDefault();
       addGraph.setAttribute("data-busy", "1");
       addGraph.textContent = "Adding Graph ....";
-      var form = addGraph.form;
       setTimeout(function () {
-        var intent = document.createElement("input");
-        intent.type = "hidden";
-        intent.name = "intent";
-        intent.value = "addGraph";
-        form.appendChild(intent);
-        form.submit();
+        submitWith(addGraph.form, "addGraph");
       }, 1500);
     });
   }

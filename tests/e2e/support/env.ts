@@ -1,4 +1,5 @@
 import path from "node:path";
+import { DEMO_KEY_HEX } from "../../../app/modules/devicelog/keys";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
 export const E2E_DATA_DIR = path.resolve(__dirname, "..", "..", ".tmp", "e2e");
@@ -14,6 +15,8 @@ export function serverEnv(dataDir: string, port: number): Record<string, string>
     LOG_REQUESTS: "0",
     // Every test browser comes from 127.0.0.1: per-client limits are for real clients.
     RATE_LIMIT_SCALE: "100",
+    // Production refuses the demo key unless configured: the tests' logs are made with it.
+    DEVICE_LOG_KEYS: `demo:${DEMO_KEY_HEX}`,
     PATH: process.env.PATH ?? "",
   };
 }
