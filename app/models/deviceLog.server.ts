@@ -48,6 +48,8 @@ const FORM_SLACK_BYTES = 64 * 1024;
 /** Uploads decrypted at once; each cough log is modelled in memory while it streams in. */
 const MAX_CONCURRENT_UPLOADS = 3;
 let activeUploads = 0;
+/** An upload that sends nothing for this long is given up. */
+const UPLOAD_IDLE_MS = 30_000;
 /** A part-written upload older than this was cut off by a crash or restart. */
 const STALE_INCOMING_MS = 3_600_000;
 
@@ -88,6 +90,7 @@ const storagePathOf = (id: string) => path.posix.join("devicelogs", `${id}.log`)
 const absolute = (storagePath: string) => path.join(env.dataDir, storagePath);
 
 class TooLarge extends Error {}
+class Stalled extends Error {}
 
 /** What is learnt from the rows while they stream in. */
 function rowTracker(deviceType: DeviceType) {
@@ -176,11 +179,20 @@ async function receive(
   let received: Received | null = null;
   const temps: string[] = [];
 
+  // Every byte counts towards the limit, and a sender that goes quiet is dropped: a stalled
+  // upload must not hold one of the few upload slots until the server's request timeout.
   async function* counted(data: AsyncIterable<Uint8Array>) {
-    for await (const chunk of data) {
-      total += chunk.byteLength;
+    const chunks = data[Symbol.asyncIterator]();
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const stalled = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Stalled()), UPLOAD_IDLE_MS);
+      });
+      const next = await Promise.race([chunks.next(), stalled]).finally(() => clearTimeout(timer));
+      if (next.done) return;
+      total += next.value.byteLength;
       if (total > limit + FORM_SLACK_BYTES) throw new TooLarge();
-      yield chunk;
+      yield next.value;
     }
   }
   const drain = async (data: AsyncIterable<Uint8Array>) => {
@@ -361,7 +373,7 @@ export async function loadCoughModel(file: LogFileRecord) {
 
 /**
  * The decrypted log as CSV (rows of the range by their own date), streamed: json2csv writes the
- * log's header and quotes only where a field needs it, so the text is the device's.
+ * log's plain header and quotes only where a field needs it (a Value holding commas).
  */
 export function logCsvStream(file: LogFileRecord, range: DayRange): ReadableStream<Uint8Array> {
   const rows = deviceLogCsvRows(fs.createReadStream(absolute(file.storagePath)), {

@@ -14,8 +14,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await getOptionalUser(request);
   const result = await receiveLogUpload(request, { uploadedById: user?.id });
   if (result.ok) return redirect(decryptDialogHref(origin, { log: result.id }));
-  // A body refused unread (over the limit) cannot be read on this connection: close it.
+  // A body refused unread (over the limit, stalled, or no upload slot free) cannot be read on
+  // this connection: close it.
+  const unread = result.failure === "tooLarge" || result.failure === "failed";
   return redirect(decryptDialogHref(origin, { error: result.failure }), {
-    headers: result.failure === "tooLarge" ? { Connection: "close" } : undefined,
+    headers: unread ? { Connection: "close" } : undefined,
   });
 }

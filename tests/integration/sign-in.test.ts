@@ -163,6 +163,7 @@ describe("sign in with a password and a 4-digit code", () => {
     // The challenge is gone: the page is back at the password step with the lock message.
     expect(await bodyOf(await browser.run(loader, browser.get("/")))).toEqual({
       step: "credentials",
+      decrypt: null,
     });
     // Even the right code of a new sign-in is refused while locked.
     const again = await submitPassword(browser, user.username);
