@@ -2,7 +2,14 @@ import path from "node:path";
 import { DEMO_KEY_HEX } from "../../../app/modules/devicelog/keys";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
-export const E2E_DATA_DIR = path.resolve(__dirname, "..", "..", ".tmp", "e2e");
+// Another port gets its own data directory, so two runs on one machine stay apart.
+export const E2E_DATA_DIR = path.resolve(
+  __dirname,
+  "..",
+  "..",
+  ".tmp",
+  process.env.E2E_PORT ? `e2e-${process.env.E2E_PORT}` : "e2e",
+);
 export const TEST_SESSION_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
 
 /** The environment of a test server: production build, its own data directory. */
