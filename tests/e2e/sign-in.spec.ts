@@ -18,7 +18,7 @@ test("the landing page offers the coming-soon text and the log tool", async ({ p
   await expect(page.getByText("Coming soon: the ARC Connect app for patients.")).toBeVisible();
   await expect(page.getByRole("link", { name: "Decrypt Log Files" })).toHaveAttribute(
     "href",
-    "/decrypt",
+    "/?dialog=decrypt",
   );
   await expect(page.getByRole("link", { name: "Forgot your password?" })).toHaveAttribute(
     "href",
