@@ -1,0 +1,156 @@
+// /app/notificationSummary: the daily notification summary of a care site (spec 2 "Notification
+// summary", §4, §9). The care site kept in the session is reused while the user is still accepted
+// there, else the first is chosen and kept (the Care Site dropdown posts intent=chooseCareSite).
+// GET parameters of the table: q, sort, order, page (components/DataTable.tsx).
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import {
+  NotificationSummaryView,
+  SUMMARY_SORTS,
+  type SummarySort,
+} from "~/components/notifications/NotificationSummary";
+import notificationsCss from "~/components/notifications/notifications.css";
+import { requireRole } from "~/lib/auth.server";
+import { badRequest, notFoundUnless } from "~/lib/http.server";
+import { PAGE_SIZE, pageCount, readListParams, skipFor, type ListParams } from "~/lib/listParams";
+import { SITE_ROLES } from "~/lib/roles";
+import { commitSession, getSession } from "~/lib/session.server";
+import { dayInZone, formatDay, yesterdayInZone } from "~/lib/time";
+import { getManagedCareSite } from "~/models/careSiteManagement.server";
+import {
+  summaryArchive,
+  summaryRows,
+  type SummaryRow,
+} from "~/components/notifications/dailySummaryStub.server";
+import { readNotificationSettings } from "~/models/notificationSettings.server";
+import type { RouteHandle } from "~/root";
+import { notificationSettingsHref } from "~/validation/notificationSettings";
+
+export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+
+export const handle: RouteHandle = { heading: "Notification Summary" };
+export const meta: MetaFunction = () => [{ title: "Notification Summary | ARC Connect" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: notificationsCss }];
+
+const PATH = "/app/notificationSummary";
+
+/** Sorted in memory (one care site's day is small); missing values sort last either way. */
+function sortRows(rows: SummaryRow[], sort: SummarySort, order: "asc" | "desc") {
+  const sign = order === "asc" ? 1 : -1;
+  const key = (r: SummaryRow): string | number | null => {
+    switch (sort) {
+      case "lastName":
+        return r.lastName.toLowerCase();
+      case "firstName":
+        return r.firstName.toLowerCase();
+      case "adherence":
+        return r.adherencePercent;
+      case "spo2":
+        return r.spo2;
+      case "deviation":
+        return r.deviation ? 1 : 0;
+    }
+  };
+  return [...rows].sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+    const c = x < y ? -1 : x > y ? 1 : 0;
+    return c !== 0 ? sign * c : a.lastName.localeCompare(b.lastName);
+  });
+}
+
+function tablePage(rows: SummaryRow[], params: ListParams<SummarySort>) {
+  const q = params.q.toLowerCase();
+  const matching = q
+    ? rows.filter((r) => `${r.firstName} ${r.lastName}`.toLowerCase().includes(q))
+    : rows;
+  const page = Math.min(params.page, pageCount(matching.length));
+  const sorted = sortRows(matching, params.sort, params.order);
+  const start = skipFor(page);
+  return {
+    params: { ...params, page },
+    matching: matching.length,
+    rows: sorted.slice(start, start + PAGE_SIZE).map((r) => ({
+      ...r,
+      deviation: r.deviation ? ("yes" as const) : ("no" as const),
+    })),
+  };
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRole(request, SITE_ROLES);
+  const session = await getSession(request);
+  const kept = session.get("careSiteId");
+  const chosen = user.careSites.find((c) => c.id === kept) ?? user.careSites[0];
+  if (!chosen) return data({ careSites: user.careSites, page: null });
+  const headers = new Headers();
+  if (chosen.id !== kept) {
+    session.set("careSiteId", chosen.id);
+    headers.set("Set-Cookie", await commitSession(session));
+  }
+  const site = notFoundUnless(await getManagedCareSite(user, chosen.id));
+  const now = new Date();
+  const day = yesterdayInZone(now, site.timeZone);
+  const settings = await readNotificationSettings(site.id);
+  const [rows, archive] = await Promise.all([
+    summaryRows(site.id, day, settings),
+    summaryArchive(site.id, dayInZone(now, site.timeZone)),
+  ]);
+  const params = readListParams(request.url, {
+    sorts: SUMMARY_SORTS,
+    defaultSort: "lastName",
+  });
+  const table = tablePage(rows, params);
+  const archiveHref = (d: string) =>
+    `${PATH}/archive?${new URLSearchParams({ c: site.id, day: d })}`;
+  return data(
+    {
+      careSites: user.careSites,
+      page: {
+        careSiteId: site.id,
+        careSiteName: site.name,
+        settings: {
+          adherence: settings.adherence,
+          spo2: settings.spo2,
+          therapyAdjustment: settings.therapyAdjustment,
+        },
+        // Both care site roles see the edit icon (spec 2 §6); a clinician's page is read-only.
+        editHref: notificationSettingsHref(site.id),
+        dayLabel: formatDay(day),
+        table: { ...table, total: rows.length },
+        csvHref: `${PATH}/csv?${new URLSearchParams({ c: site.id })}`,
+        archive: archive.map((a) => ({
+          day: a.day,
+          date: formatDay(a.day),
+          reportName: a.reportName,
+          generated: a.generated,
+          href: archiveHref(a.day),
+        })),
+      },
+    },
+    { headers },
+  );
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireRole(request, SITE_ROLES);
+  const form = await request.formData().catch(() => badRequest());
+  if (form.get("intent") !== "chooseCareSite") badRequest("Unknown intent");
+  const careSiteId = form.get("careSiteId");
+  notFoundUnless(user.careSites.some((c) => c.id === careSiteId));
+  const session = await getSession(request);
+  session.set("careSiteId", careSiteId as string);
+  return redirect(PATH, { headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+export default function NotificationSummaryPage() {
+  const { careSites, page } = useLoaderData<typeof loader>();
+  return <NotificationSummaryView careSites={careSites} page={page} />;
+}

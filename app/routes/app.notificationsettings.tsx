@@ -1,0 +1,166 @@
+// /app/notificationsettings?p=<base64 of {"clinicId": …}>: a care site's notification settings
+// (spec 2 "Notification settings", §3-§8). Without p: the care site kept in the session, else the
+// user's first. A p naming a care site the user is not accepted at answers 404.
+// Posts (one form, see components/notifications/NotificationSettingsForm.tsx): intent addRecipient
+// and a removeRecipient button re-render the form from what was posted; intent save validates and
+// stores, then goes to the summary with the spec's message, or stays on "Nochange". Only a
+// clinicadmin of the care site may post (a clinician gets 403).
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { CareSiteDetailsCard } from "~/components/CareSiteDetails";
+import { NotificationSettingsForm } from "~/components/notifications/NotificationSettingsForm";
+import notificationsCss from "~/components/notifications/notifications.css";
+import { requireRole } from "~/lib/auth.server";
+import { badRequest, clientIp, forbidden, notFoundUnless } from "~/lib/http.server";
+import { logger } from "~/lib/logger.server";
+import { photoUrl } from "~/lib/photoUrl";
+import { SITE_ROLES } from "~/lib/roles";
+import { commitSession, flash, getSession } from "~/lib/session.server";
+import { getManagedCareSite } from "~/models/careSiteManagement.server";
+import {
+  readNotificationSettings,
+  saveNotificationSettings,
+  type NotificationSettings,
+} from "~/models/notificationSettings.server";
+import type { RouteHandle } from "~/root";
+import {
+  addRecipient,
+  notificationFormErrors,
+  notificationMessages,
+  notificationSettingsSchema,
+  readNotificationForm,
+  readNotificationSettingsParam,
+  removeRecipient,
+  THRESHOLD_SUGGESTION,
+  type NotificationFormErrors,
+  type NotificationFormValues,
+} from "~/validation/notificationSettings";
+
+export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+
+export const handle: RouteHandle = { heading: "Notifications" };
+export const meta: MetaFunction = () => [{ title: "Notifications | ARC Connect" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: notificationsCss }];
+
+const SUMMARY_PATH = "/app/notificationSummary";
+
+/** The stored settings as the form shows them; an OFF threshold offers its usual value. */
+function formValuesOf(settings: NotificationSettings): NotificationFormValues {
+  return {
+    days: settings.days,
+    recipients: settings.recipients,
+    newRecipient: "",
+    adherenceOn: settings.adherence > 0,
+    adherence: String(settings.adherence || THRESHOLD_SUGGESTION.adherence),
+    spo2On: settings.spo2 > 0,
+    spo2: String(settings.spo2 || THRESHOLD_SUGGESTION.spo2),
+    therapyAdjustment: settings.therapyAdjustment,
+  };
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRole(request, SITE_ROLES);
+  const p = new URL(request.url).searchParams.get("p");
+  let careSiteId: string | undefined;
+  if (p !== null) {
+    careSiteId = notFoundUnless(readNotificationSettingsParam(p));
+  } else {
+    const kept = (await getSession(request)).get("careSiteId");
+    careSiteId = (user.careSites.find((c) => c.id === kept) ?? user.careSites[0])?.id;
+  }
+  if (!careSiteId) return { page: null };
+  const site = notFoundUnless(await getManagedCareSite(user, careSiteId));
+  const settings = await readNotificationSettings(site.id);
+  const { siteRole: _siteRole, canEdit, photoId, ...details } = site;
+  return {
+    page: {
+      site: { ...details, pictureUrl: photoUrl(photoId) },
+      canEdit,
+      values: formValuesOf(settings),
+    },
+  };
+}
+
+type ActionData = {
+  values: NotificationFormValues;
+  errors?: NotificationFormErrors;
+  formError?: string;
+  formInfo?: string;
+};
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireRole(request, SITE_ROLES);
+  const form = await request.formData().catch(() => badRequest());
+  const careSiteId = form.get("careSiteId");
+  const site = notFoundUnless(
+    typeof careSiteId === "string" && careSiteId
+      ? await getManagedCareSite(user, careSiteId)
+      : null,
+  );
+  if (!site.canEdit) forbidden();
+  const values = readNotificationForm(form);
+  const reply = (body: ActionData, status = 200) => data(body, { status });
+
+  const removed = form.get("removeRecipient");
+  if (typeof removed === "string") return reply({ values: removeRecipient(values, removed) });
+  const intent = form.get("intent");
+  if (intent === "addRecipient") {
+    const added = addRecipient(values);
+    if (added.error) return reply({ values, errors: { newRecipient: added.error } }, 400);
+    return reply({ values: added.values });
+  }
+  if (intent !== "save") badRequest("Unknown intent");
+
+  // An address typed but not yet added is saved with the rest, once it passes the pattern.
+  const added = addRecipient(values);
+  if (added.error) return reply({ values, errors: { newRecipient: added.error } }, 400);
+  const parsed = notificationSettingsSchema.safeParse(added.values);
+  if (!parsed.success) {
+    return reply({ values: added.values, errors: notificationFormErrors(parsed.error) }, 400);
+  }
+  let outcome: Awaited<ReturnType<typeof saveNotificationSettings>>;
+  try {
+    outcome = await saveNotificationSettings(user, site.id, parsed.data, { ip: clientIp(request) });
+  } catch (error) {
+    logger.error("notification settings save failed", { error, careSiteId: site.id });
+    return reply({ values: added.values, formError: notificationMessages.failed }, 500);
+  }
+  if (outcome.status === "forbidden") forbidden();
+  if (outcome.status === "unchanged") {
+    return reply({ values: added.values, formInfo: notificationMessages.unchanged });
+  }
+  // The summary shows the care site just saved.
+  const session = await getSession(request);
+  session.set("careSiteId", site.id);
+  flash(session, "success", notificationMessages.saved);
+  return redirect(SUMMARY_PATH, { headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+export default function NotificationSettingsPage() {
+  const { page } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  if (!page) return <p className="card card-body">No clinic found</p>;
+  const values = actionData?.values ?? page.values;
+  return (
+    <div className="d-grid gap-3">
+      <NotificationSettingsForm
+        // A new answer re-creates the form, so its uncontrolled inputs show the answer's values.
+        key={JSON.stringify(actionData ?? null)}
+        careSiteId={page.site.id}
+        careSiteName={page.site.name}
+        values={values}
+        errors={actionData?.errors}
+        formError={actionData?.formError}
+        formInfo={actionData?.formInfo}
+        canEdit={page.canEdit}
+      />
+      <CareSiteDetailsCard site={page.site} />
+    </div>
+  );
+}
