@@ -2,6 +2,7 @@ import { prisma } from "~/lib/db.server";
 import { deliverPending } from "~/lib/outbox.server";
 import { purgeExpiredLogFiles } from "~/models/deviceLog.server";
 import { finaliseAdherenceJob } from "./adherence.server";
+import { dailySummaryJob } from "./dailySummary.server";
 import type { Job } from "./scheduler.server";
 
 const DAY_MS = 24 * 3_600_000;
@@ -52,4 +53,10 @@ export const purgeDeviceLogs: Job = {
   run: (now) => purgeExpiredLogFiles(now),
 };
 
-export const jobs: Job[] = [purgeExpired, deliverOutbox, finaliseAdherenceJob, purgeDeviceLogs];
+export const jobs: Job[] = [
+  purgeExpired,
+  deliverOutbox,
+  finaliseAdherenceJob,
+  purgeDeviceLogs,
+  dailySummaryJob,
+];

@@ -5,11 +5,13 @@ import { logger } from "~/lib/logger.server";
 import { closeIngestDatabase } from "~/models/ingest.server";
 import { describeTransports, usesConsoleTransport } from "~/lib/outbox.server";
 import { AdherenceWorker } from "./adherenceQueue.server";
+import { catchUpDailySummary } from "./dailySummary.server";
 import { jobs } from "./housekeeping.server";
 import { Scheduler } from "./scheduler.server";
 
 let scheduler: Scheduler | null = null;
 let adherenceWorker: AdherenceWorker | null = null;
+let catchUp: Promise<unknown> | null = null;
 
 export async function startBackground(options: { jobs?: boolean } = {}) {
   await configureDatabase();
@@ -26,11 +28,20 @@ export async function startBackground(options: { jobs?: boolean } = {}) {
     scheduler.start();
     adherenceWorker = new AdherenceWorker();
     adherenceWorker.start();
+    // Today's 07:00 summary, if the server was down then (a no-op when it ran already).
+    catchUp = catchUpDailySummary()
+      .then((outcome) => {
+        if (outcome) logger.info("daily summary catch-up at start", { outcome });
+      })
+      .catch((error) => logger.error("daily summary catch-up failed", { error }))
+      .finally(() => {
+        catchUp = null;
+      });
   }
 }
 
 export async function stopBackground(options: { disconnect?: boolean } = {}) {
-  await Promise.all([scheduler?.stop(), adherenceWorker?.stop()]);
+  await Promise.all([scheduler?.stop(), adherenceWorker?.stop(), catchUp]);
   scheduler = null;
   adherenceWorker = null;
   if (options.disconnect !== false) {
