@@ -4,6 +4,7 @@
 // the cycling loading messages and the slow notice.
 import { Form, Link } from "@remix-run/react";
 import { Dialog, useCloseHref } from "~/components/Dialog";
+import { DateInput } from "~/components/forms";
 import { DECRYPT_DIALOG, uploadAction, type DialogOrigin } from "~/lib/decryptDialog";
 import type { DecryptDialogData } from "~/models/deviceLog.server";
 import { INVALID_FILE_NAME } from "~/modules/devicelog/messages";
@@ -151,8 +152,12 @@ function ResultStep({
       <Form method="get" action={origin} className="row g-2 align-items-end mb-3" noValidate>
         <input type="hidden" name="dialog" value={DECRYPT_DIALOG} />
         <input type="hidden" name="log" value={file.uuid} />
-        <DateField name="from" label="From" value={data.range.from} error={data.errors.from} />
-        <DateField name="to" label="To" value={data.range.to} error={data.errors.to} />
+        <div className="col-sm">
+          <DateInput name="from" label="From" value={data.range.from} error={data.errors.from} />
+        </div>
+        <div className="col-sm">
+          <DateInput name="to" label="To" value={data.range.to} error={data.errors.to} />
+        </div>
         <div className="col-auto">
           <button type="submit" className="btn btn-outline-primary">
             Apply
@@ -181,40 +186,6 @@ function ResultStep({
           )
         ) : null}
       </div>
-    </div>
-  );
-}
-
-function DateField({
-  name,
-  label,
-  value,
-  error,
-}: {
-  name: string;
-  label: string;
-  value: string;
-  error: string | null;
-}) {
-  const id = `decrypt-${name}`;
-  return (
-    <div className="col-sm">
-      <label htmlFor={id} className="form-label">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type="date"
-        defaultValue={value}
-        className={`form-control${error ? " is-invalid" : ""}`}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      {error ? (
-        <div id={`${id}-error`} className="invalid-feedback">
-          {error}
-        </div>
-      ) : null}
     </div>
   );
 }

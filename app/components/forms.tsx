@@ -78,3 +78,50 @@ export function FormError({ message }: { message?: string | null }) {
     </div>
   );
 }
+
+/**
+ * A plain date input (no remix-validated-form) with its server-side message, for GET filters and
+ * small forms; `min`/`max` as YYYY-MM-DD.
+ */
+export function DateInput({
+  name,
+  label,
+  value,
+  error,
+  min,
+  max,
+  small,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  error: string | null;
+  min?: string | null;
+  max?: string | null;
+  small?: boolean;
+}) {
+  const id = `date-${name}`;
+  return (
+    <div>
+      <label htmlFor={id} className={small ? "form-label small mb-0" : "form-label"}>
+        {label}
+      </label>
+      <input
+        id={id}
+        type="date"
+        name={name}
+        defaultValue={value}
+        min={min ?? undefined}
+        max={max ?? undefined}
+        className={`form-control${small ? " form-control-sm" : ""}${error ? " is-invalid" : ""}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+      {error ? (
+        <div id={`${id}-error`} className="invalid-feedback d-block">
+          {error}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -9,6 +9,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-ru
 import type { ReactNode } from "react";
 import { Dialog } from "~/components/Dialog";
 import { Flash } from "~/components/Flash";
+import { DateInput } from "~/components/forms";
 import { DecryptLogDialog } from "~/components/DecryptLogDialog";
 import { DECRYPT_DIALOG } from "~/lib/decryptDialog";
 import { notFound } from "~/lib/http.server";
@@ -310,6 +311,7 @@ function Toolbar({ view, href }: ViewProps) {
           min={dates.first}
           max={dates.last}
           error={dates.errors.from}
+          small
         />
         <DateInput
           name="endDate"
@@ -318,6 +320,7 @@ function Toolbar({ view, href }: ViewProps) {
           min={dates.first}
           max={dates.last}
           error={dates.errors.to}
+          small
         />
         <button type="submit" className="btn btn-primary btn-sm">
           Apply
@@ -361,46 +364,6 @@ function Toolbar({ view, href }: ViewProps) {
           </button>
         </Form>
       </div>
-    </div>
-  );
-}
-
-function DateInput({
-  name,
-  label,
-  value,
-  min,
-  max,
-  error,
-}: {
-  name: string;
-  label: string;
-  value: string;
-  min: string | null;
-  max: string | null;
-  error: string | null;
-}) {
-  const id = `range-${name}`;
-  return (
-    <div>
-      <label htmlFor={id} className="form-label small mb-0">
-        {label}
-      </label>
-      <input
-        id={id}
-        type="date"
-        name={name}
-        defaultValue={value}
-        min={min ?? undefined}
-        max={max ?? undefined}
-        className={`form-control form-control-sm${error ? " is-invalid" : ""}`}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      {error ? (
-        <div id={`${id}-error`} className="invalid-feedback d-block">
-          {error}
-        </div>
-      ) : null}
     </div>
   );
 }
