@@ -30,7 +30,6 @@ const appRoutes: Record<string, AppRoute> = {
   "/app/notificationsettings": {
     path: () => "/app/notificationsettings",
     roles: SITE,
-    pending: "issue 8",
   },
   "/app/signup": { path: () => "/app/signup", roles: ALL },
   "/app/chat": { path: () => "/app/chat", roles: ALL, pending: "issue 9" },
@@ -47,7 +46,6 @@ const appRoutes: Record<string, AppRoute> = {
   "/app/notificationSummary": {
     path: () => "/app/notificationSummary",
     roles: SITE,
-    pending: "issue 8",
   },
   "/app/caresitesettingdashboard": {
     path: () => "/app/caresitesettingdashboard",

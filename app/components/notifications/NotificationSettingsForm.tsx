@@ -193,7 +193,7 @@ export function NotificationSettingsForm(props: NotificationSettingsFormProps) {
                   Therapy Adjustments
                 </h2>
                 <OnOff
-                  name="therapyAdjustment"
+                  field="therapyAdjustment"
                   title="Therapy Adjustments"
                   on={values.therapyAdjustment}
                 />
@@ -227,8 +227,8 @@ export function NotificationSettingsForm(props: NotificationSettingsFormProps) {
 }
 
 /** ON/OFF as two radio buttons (a real choice without JavaScript). */
-function OnOff({ name, title, on }: { name: string; title: string; on: boolean }) {
-  const id = `${name}On`;
+function OnOff({ field, title, on }: { field: string; title: string; on: boolean }) {
+  const id = field;
   return (
     <div className="btn-group" role="radiogroup" aria-label={`${title} ON/OFF`}>
       <input
@@ -290,7 +290,7 @@ function ThresholdCard({
         <h2 className="h5" id={`${name}-title`}>
           {title}
         </h2>
-        <OnOff name={name} title={title} on={on} />
+        <OnOff field={`${name}On`} title={title} on={on} />
         <div className="d-flex align-items-center gap-2 mt-3">
           <span aria-hidden>0 -</span>
           <input

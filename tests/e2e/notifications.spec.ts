@@ -1,0 +1,257 @@
+// The notification screens (issue 8), JavaScript off and on: the care site admin edits days,
+// recipients and thresholds and saves; a clinician sees it all read-only; the summary's table,
+// CSV and archive downloads. Each test makes its own care site, so nothing is shared.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import type { Download, Page } from "@playwright/test";
+import { formatDay, yesterdayInZone } from "../../app/lib/time";
+import { createUser, db } from "./support/db";
+import { expect, test } from "./support/fixtures";
+
+const ZONE = "America/Chicago";
+
+function createCareSite() {
+  const id = `cs_${crypto.randomBytes(6).toString("hex")}`;
+  const name = `Notify Clinic ${crypto.randomBytes(3).toString("hex").replace(/\d/g, "q")}`;
+  const now = Date.now();
+  const database = db();
+  try {
+    database
+      .prepare(
+        `INSERT INTO "CareSite" (id, name, city, state, zip, country, status, timeZone, createdAt, updatedAt)
+         VALUES (?, ?, 'Austin', 'Texas', '78701', 'United States', 'active', ?, ?, ?)`,
+      )
+      .run(id, name, ZONE, now, now);
+  } finally {
+    database.close();
+  }
+  return { id, name };
+}
+
+function storedSettings(careSiteId: string) {
+  const database = db();
+  try {
+    return database
+      .prepare(
+        `SELECT days, recipients, adherenceThreshold, spo2Threshold, therapyAdjustment
+         FROM "NotificationSetting" WHERE careSiteId = ?`,
+      )
+      .get(careSiteId) as
+      | {
+          days: string;
+          recipients: string;
+          adherenceThreshold: number;
+          spo2Threshold: number;
+          therapyAdjustment: number;
+        }
+      | undefined;
+  } finally {
+    database.close();
+  }
+}
+
+function saveSettings(careSiteId: string, recipients: string) {
+  const database = db();
+  try {
+    database
+      .prepare(
+        `INSERT INTO "NotificationSetting" (careSiteId, days, recipients, adherenceThreshold,
+           spo2Threshold, therapyAdjustment, updatedAt)
+         VALUES (?, 'tuesday,thursday', ?, 65, 92, 1, ?)`,
+      )
+      .run(careSiteId, recipients, Date.now());
+  } finally {
+    database.close();
+  }
+}
+
+/** An archived summary, as the daily job (another engineer's) stores it. */
+function archiveSummary(careSiteId: string, day: string, csv: string) {
+  const database = db();
+  try {
+    database
+      .prepare(
+        `INSERT INTO "NotificationSummary" (id, careSiteId, day, csv, rowCount, createdAt)
+         VALUES (?, ?, ?, ?, 1, ?)`,
+      )
+      .run(`ns_${crypto.randomBytes(6).toString("hex")}`, careSiteId, day, csv, Date.now());
+  } finally {
+    database.close();
+  }
+}
+
+async function downloaded(page: Page, click: () => Promise<void>) {
+  const [download] = await Promise.all([page.waitForEvent("download"), click()]);
+  return { name: download.suggestedFilename(), text: await readDownload(download) };
+}
+
+async function readDownload(download: Download) {
+  return fs.readFileSync((await download.path())!, "utf8");
+}
+
+const chips = (page: Page) => page.getByRole("list", { name: "Recipients" }).getByRole("listitem");
+const region = (page: Page, name: string) => page.getByRole("region", { name, exact: true });
+const dayToggle = (page: Page, day: string) => page.getByText(day, { exact: true });
+const onOff = (page: Page, title: string, choice: "ON" | "OFF") =>
+  page.getByRole("radiogroup", { name: `${title} ON/OFF` }).getByText(choice, { exact: true });
+
+test("the care site admin changes days, thresholds and recipients, and saves", async ({
+  page,
+  signInAs,
+}) => {
+  const site = createCareSite();
+  const admin = await createUser("clinicadmin", { careSiteIds: [site.id] });
+  await signInAs(admin.id);
+
+  await page.goto("/app/notificationSummary");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Notification Summary");
+  await expect(region(page, "Adherence")).toContainText("0 - 70%");
+  await page.getByRole("link", { name: "Edit notification settings" }).click();
+
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Notifications");
+  await expect(page.getByLabel("Care Site", { exact: true })).toHaveText(site.name);
+  await expect(page.getByText("The email goes out at 7:00 am Central Time.")).toBeVisible();
+  // Nothing to send to yet: Save waits for a recipient.
+  await expect(page.getByRole("button", { name: "Save" })).toBeDisabled();
+
+  await dayToggle(page, "Monday").click();
+  await dayToggle(page, "Friday").click();
+  await page.getByLabel("Adherence threshold (0 - N%)").fill("60");
+  await onOff(page, "SpO2", "OFF").click();
+  await onOff(page, "Therapy Adjustments", "ON").click();
+
+  // Recipients: a bad address is refused, two are added, one removed. Each Add re-renders the form
+  // from what was posted, so the choices above are kept.
+  await page.getByLabel("Email", { exact: true }).fill("not an email");
+  await page.getByRole("button", { name: "Add" }).click();
+  await expect(page.getByText("Invalid Email")).toBeVisible();
+  await page.getByLabel("Email", { exact: true }).fill("first.nurse@example.test");
+  await page.getByRole("button", { name: "Add" }).click();
+  await expect(chips(page)).toHaveText(["first.nurse@example.test×"]);
+  await page.getByLabel("Email", { exact: true }).fill("Second.Nurse@Example.test");
+  await page.getByRole("button", { name: "Add" }).click();
+  await expect(chips(page)).toHaveText(["first.nurse@example.test×", "second.nurse@example.test×"]);
+  await page.getByRole("button", { name: "Remove first.nurse@example.test" }).click();
+  await expect(chips(page)).toHaveText(["second.nurse@example.test×"]);
+  await expect(page.getByLabel("Monday")).toBeChecked();
+  await expect(page.getByLabel("Friday")).toBeChecked();
+  await expect(page.getByLabel("Tuesday")).not.toBeChecked();
+  await expect(page.getByLabel("Adherence threshold (0 - N%)")).toHaveValue("60");
+  expect(storedSettings(site.id), "nothing saved before Save").toBeUndefined();
+
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page).toHaveURL(/\/app\/notificationSummary$/);
+  await expect(
+    page.getByText("Notification settings has been updated successfully!"),
+  ).toBeVisible();
+  await expect(region(page, "Adherence")).toContainText("ON0 - 60%");
+  await expect(region(page, "SpO2")).toContainText("OFF");
+  await expect(region(page, "Therapy Adjustments")).toContainText("ON");
+  expect(storedSettings(site.id)).toEqual({
+    days: "monday,friday",
+    recipients: "second.nurse@example.test",
+    adherenceThreshold: 60,
+    spo2Threshold: 0,
+    therapyAdjustment: 1,
+  });
+
+  // Saving the same again changes nothing and stays on the page.
+  await page.getByRole("link", { name: "Edit notification settings" }).click();
+  await expect(page.getByLabel("SpO2 threshold (0 - N%)")).toHaveValue("90");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(
+    page.getByText("Nothing to save: the notification settings are unchanged."),
+  ).toBeVisible();
+  await expect(page).toHaveURL(/\/app\/notificationsettings\?p=/);
+});
+
+test("a clinician sees the settings read-only, without Save, and cannot post", async ({
+  page,
+  signInAs,
+}) => {
+  const site = createCareSite();
+  saveSettings(site.id, "lead@example.test");
+  const clinician = await createUser("clinician", { careSiteIds: [site.id] });
+  await signInAs(clinician.id);
+
+  await page.goto("/app/notificationSummary");
+  await expect(region(page, "SpO2")).toContainText("0 - 92%");
+  await page.getByRole("link", { name: "Edit notification settings" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Notifications");
+  await expect(page.getByLabel("Tuesday")).toBeChecked();
+  await expect(page.getByLabel("Tuesday")).toBeDisabled();
+  await expect(page.getByLabel("Monday")).toBeDisabled();
+  await expect(page.getByLabel("Adherence threshold (0 - N%)")).toHaveValue("65");
+  await expect(page.getByLabel("Adherence threshold (0 - N%)")).toBeDisabled();
+  await expect(chips(page)).toHaveText(["lead@example.test"]);
+  await expect(page.getByRole("main").getByRole("button")).toHaveCount(0);
+  await expect(page.getByLabel("Email", { exact: true })).toHaveCount(0);
+
+  const response = await page.request.post(page.url(), {
+    form: {
+      careSiteId: site.id,
+      recipients: "lead@example.test",
+      days: "monday",
+      adherenceOn: "on",
+      adherence: "50",
+      intent: "save",
+    },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(403);
+  expect(storedSettings(site.id)?.adherenceThreshold).toBe(65);
+});
+
+test("the summary shows yesterday's table with its CSV, and the archive downloads", async ({
+  page,
+  signInAs,
+}) => {
+  const site = createCareSite();
+  const admin = await createUser("clinicadmin", { careSiteIds: [site.id] });
+  const now = new Date();
+  const yesterday = yesterdayInZone(now, ZONE);
+  // Calendar maths on the day itself: the day before yesterday.
+  const [y, m, d] = yesterday.split("-").map(Number);
+  const twoDaysAgo = new Date(Date.UTC(y, m - 1, d - 1)).toISOString().slice(0, 10);
+  const archived =
+    '"Last Name","First Name","Adherence %","SpO2","Deviation"\n"Doe","Jane",40,88,"yes"';
+  archiveSummary(site.id, twoDaysAgo, archived);
+  await signInAs(admin.id);
+
+  await page.goto("/app/notificationSummary");
+  await expect(page.getByLabel("Care Site")).toHaveValue(site.id);
+  await expect(
+    page.getByRole("heading", { name: `Notification for ${formatDay(yesterday)}` }),
+  ).toBeVisible();
+  const table = page.getByRole("table", { name: `Notification for ${formatDay(yesterday)}` });
+  for (const header of ["Last Name", "First Name", "Adherence %", "SpO2", "Deviation"]) {
+    await expect(table.getByRole("columnheader", { name: header })).toBeVisible();
+  }
+  await expect(table).toContainText("No data found");
+  await expect(page.getByTitle("Rows shown / total")).toHaveText("Rows shown: 0/0");
+
+  // Sorting is a link: Last Name again sorts descending.
+  await table.getByRole("link", { name: "Last Name" }).click();
+  await expect(page).toHaveURL(/sort=lastName&order=desc/);
+
+  const csv = await downloaded(page, () =>
+    page.getByRole("link", { name: "Download CSV" }).click(),
+  );
+  expect(csv.name).toBe(`NotificationSummary_${yesterday}.csv`);
+  expect(csv.text).toContain("Last Name");
+
+  const archive = page.getByRole("table", { name: "Last 14 notifications summary" });
+  await expect(archive.getByRole("row")).toHaveCount(15);
+  const reportName = `Notification_Summary_${formatDay(twoDaysAgo, "dd_MMM_yyyy")}`;
+  const report = await downloaded(page, () =>
+    archive.getByRole("link", { name: reportName }).click(),
+  );
+  expect(report.name).toBe(`${reportName}.csv`);
+  expect(report.text).toBe(archived);
+
+  const emptyName = `Notification_Summary_${formatDay(yesterday, "dd_MMM_yyyy")}`;
+  const empty = await downloaded(page, () =>
+    archive.getByRole("link", { name: emptyName }).click(),
+  );
+  expect(empty.text).toBe("No notifications for this date");
+});
