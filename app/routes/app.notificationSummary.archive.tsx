@@ -6,10 +6,9 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireRole } from "~/lib/auth.server";
 import { badRequest, clientIp, notFoundUnless } from "~/lib/http.server";
 import { SITE_ROLES } from "~/lib/roles";
-import { formatDay } from "~/lib/time";
 import { audit } from "~/models/audit.server";
 import { getManagedCareSite } from "~/models/careSiteManagement.server";
-import { archivedSummaryCsv } from "~/components/notifications/dailySummaryStub.server";
+import { archivedSummaryCsv, summaryReportName } from "~/models/dailySummary.server";
 import { notificationMessages } from "~/validation/notificationSettings";
 
 const DAY_REGEX = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
@@ -33,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return new Response(csv ?? notificationMessages.noNotifications, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="Notification_Summary_${formatDay(day, "dd_MMM_yyyy")}.csv"`,
+      "Content-Disposition": `attachment; filename="${summaryReportName(day)}.csv"`,
       "Cache-Control": "private, no-store",
       "X-Content-Type-Options": "nosniff",
     },

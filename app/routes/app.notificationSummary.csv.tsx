@@ -9,7 +9,7 @@ import { SITE_ROLES } from "~/lib/roles";
 import { yesterdayInZone } from "~/lib/time";
 import { audit } from "~/models/audit.server";
 import { getManagedCareSite } from "~/models/careSiteManagement.server";
-import { summaryCsv, summaryRows } from "~/components/notifications/dailySummaryStub.server";
+import { summaryCsv, summaryRows } from "~/models/dailySummary.server";
 import { readNotificationSettings } from "~/models/notificationSettings.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -23,11 +23,7 @@ import { SITE_ROLES } from "~/lib/roles";
 import { commitSession, getSession } from "~/lib/session.server";
 import { dayInZone, formatDay, yesterdayInZone } from "~/lib/time";
 import { getManagedCareSite } from "~/models/careSiteManagement.server";
-import {
-  summaryArchive,
-  summaryRows,
-  type SummaryRow,
-} from "~/components/notifications/dailySummaryStub.server";
+import { summaryArchive, summaryRows, type SummaryRow } from "~/models/dailySummary.server";
 import { readNotificationSettings } from "~/models/notificationSettings.server";
 import type { RouteHandle } from "~/root";
 import { notificationSettingsHref } from "~/validation/notificationSettings";

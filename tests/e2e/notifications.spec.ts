@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import type { Download, Page } from "@playwright/test";
 import { formatDay, yesterdayInZone } from "../../app/lib/time";
-import { createUser, db } from "./support/db";
+import { anyCareSiteId, createUser, db } from "./support/db";
 import { expect, test } from "./support/fixtures";
 
 const ZONE = "America/Chicago";
@@ -254,4 +254,47 @@ test("the summary shows yesterday's table with its CSV, and the archive download
     archive.getByRole("link", { name: emptyName }).click(),
   );
   expect(empty.text).toBe("No notifications for this date");
+});
+
+test("the demo care site's summary lists yesterday's patients in pages of 10, sortable, with its CSV", async ({
+  page,
+  signInAs,
+}) => {
+  const clinician = await createUser("clinician", { careSiteIds: [anyCareSiteId()] });
+  await signInAs(clinician.id);
+  await page.goto("/app/notificationSummary");
+  const yesterday = formatDay(yesterdayInZone(new Date(), ZONE));
+  const table = page.getByRole("table", { name: `Notification for ${yesterday}` });
+  const count = (await page.getByTitle("Rows shown / total").innerText()).match(/(\d+)\/(\d+)/)!;
+  const [shown, total] = [Number(count[1]), Number(count[2])];
+  expect(total, "the demo world has patients under its thresholds").toBeGreaterThan(0);
+  expect(shown).toBe(Math.min(total, 10));
+  await expect(table.locator("tbody tr")).toHaveCount(shown);
+
+  // Adherence %, ascending then descending: the lowest score comes first, then last.
+  const adherence = async () =>
+    (await table.locator("tbody tr td:nth-child(4)").allInnerTexts())
+      .filter((t) => t !== "-")
+      .map((t) => Number.parseInt(t, 10));
+  await table.getByRole("link", { name: "Adherence %" }).click();
+  await expect(table.getByRole("columnheader", { name: /Adherence %/ })).toHaveAttribute(
+    "aria-sort",
+    "ascending",
+  );
+  const ascending = await adherence();
+  expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+  await table.getByRole("link", { name: /Adherence %/ }).click();
+  await expect(table.getByRole("columnheader", { name: /Adherence %/ })).toHaveAttribute(
+    "aria-sort",
+    "descending",
+  );
+  const descending = await adherence();
+  expect(descending).toEqual([...descending].sort((a, b) => b - a));
+
+  const csv = await downloaded(page, () =>
+    page.getByRole("link", { name: "Download CSV" }).click(),
+  );
+  const lines = csv.text.trim().split("\n");
+  expect(lines[0]).toBe('"Last Name","First Name","Adherence %","SpO2","Deviation"');
+  expect(lines).toHaveLength(total + 1);
 });
