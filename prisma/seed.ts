@@ -1687,7 +1687,7 @@ export function buildDemoWorld(today: Date, passwordHash: string): World {
     const [by, to] = settingRecipients[site.id];
     w.NotificationSetting.push({
       careSiteId: site.id,
-      days: "mon,tue,wed,thu,fri",
+      days: "monday,tuesday,wednesday,thursday,friday",
       recipients: to.map((p) => p.email).join(","),
       adherenceThreshold: 70,
       spo2Threshold: 90,
