@@ -2,12 +2,7 @@
 // summary", §4, §9). The care site kept in the session is reused while the user is still accepted
 // there, else the first is chosen and kept (the Care Site dropdown posts intent=chooseCareSite).
 // GET parameters of the table: q, sort, order, page (components/DataTable.tsx).
-import type {
-  ActionFunctionArgs,
-  LinksFunction,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import {
@@ -15,7 +10,6 @@ import {
   SUMMARY_SORTS,
   type SummarySort,
 } from "~/components/notifications/NotificationSummary";
-import notificationsCss from "~/components/notifications/notifications.css";
 import { requireRole } from "~/lib/auth.server";
 import { badRequest, notFoundUnless } from "~/lib/http.server";
 import { PAGE_SIZE, pageCount, readListParams, skipFor, type ListParams } from "~/lib/listParams";
@@ -32,7 +26,6 @@ export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
 
 export const handle: RouteHandle = { heading: "Notification Summary" };
 export const meta: MetaFunction = () => [{ title: "Notification Summary | ARC Connect" }];
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: notificationsCss }];
 
 const PATH = "/app/notificationSummary";
 

@@ -5,17 +5,11 @@
 // and a removeRecipient button re-render the form from what was posted; intent save validates and
 // stores, then goes to the summary with the spec's message, or stays on "Nochange". Only a
 // clinicadmin of the care site may post (a clinician gets 403).
-import type {
-  ActionFunctionArgs,
-  LinksFunction,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { CareSiteDetailsCard } from "~/components/CareSiteDetails";
 import { NotificationSettingsForm } from "~/components/notifications/NotificationSettingsForm";
-import notificationsCss from "~/components/notifications/notifications.css";
 import { requireRole } from "~/lib/auth.server";
 import { badRequest, clientIp, forbidden, notFoundUnless } from "~/lib/http.server";
 import { logger } from "~/lib/logger.server";
@@ -46,7 +40,6 @@ export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
 
 export const handle: RouteHandle = { heading: "Notifications" };
 export const meta: MetaFunction = () => [{ title: "Notifications | ARC Connect" }];
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: notificationsCss }];
 
 const SUMMARY_PATH = "/app/notificationSummary";
 
