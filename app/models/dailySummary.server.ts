@@ -279,7 +279,7 @@ async function summarizeCareSite(
     return await readWriteTransaction(async (tx) => {
       // The write comes first: it takes SQLite's write lock, so a second process waits here and
       // then fails on the unique key instead of both passing a read.
-      await tx.notificationSummary.create({
+      const summary = await tx.notificationSummary.create({
         data: {
           careSiteId: site.id,
           day,
@@ -327,6 +327,13 @@ async function summarizeCareSite(
           select: { id: true },
         });
         emails++;
+      }
+      if (emails !== recipients.length) {
+        await tx.notificationSummary.update({
+          where: { id: summary.id },
+          data: { emails, emailedAt: emails ? undefined : null },
+          select: { id: true },
+        });
       }
       return { created: true, emails };
     });
