@@ -104,18 +104,26 @@ export function usesConsoleTransport() {
   return transports.email === consoleTransport || transports.sms === consoleTransport;
 }
 
+/**
+ * The outbox row of a message, for writers that queue inside a transaction of their own (the
+ * deliver-outbox job sends it within a minute); enqueue below writes it and sends at once.
+ */
+export function outboxRow(message: OutgoingMessage) {
+  return {
+    channel: message.channel,
+    to: message.to,
+    subject: message.subject,
+    body: message.body,
+    html: message.html,
+    attachments: message.attachments?.length ? JSON.stringify(message.attachments) : null,
+    dedupeKey: message.dedupeKey,
+  };
+}
+
 /** Writes the message to the outbox and returns its id; delivery happens in the background. */
 export async function enqueue(message: OutgoingMessage) {
   const row = await prisma.outboxMessage.create({
-    data: {
-      channel: message.channel,
-      to: message.to,
-      subject: message.subject,
-      body: message.body,
-      html: message.html,
-      attachments: message.attachments?.length ? JSON.stringify(message.attachments) : null,
-      dedupeKey: message.dedupeKey,
-    },
+    data: outboxRow(message),
     select: { id: true },
   });
   // First attempt right away, without holding up the caller; the outbox job retries the rest.

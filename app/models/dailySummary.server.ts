@@ -13,7 +13,7 @@ import { Prisma } from "~/generated/prisma/client";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
-import type { Attachment } from "~/lib/outbox.server";
+import { outboxRow, type Attachment } from "~/lib/outbox.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { dayInZone, formatDay, yesterdayInZone } from "~/lib/time";
 import {
@@ -316,14 +316,14 @@ async function summarizeCareSite(
         // The outbox's row, written in this transaction (enqueue writes outside it); the
         // deliver-outbox job sends it.
         await tx.outboxMessage.create({
-          data: {
+          data: outboxRow({
             channel: "email",
             to,
             subject: email.subject,
             body: email.body,
-            attachments: JSON.stringify(attachments),
+            attachments,
             dedupeKey,
-          },
+          }),
           select: { id: true },
         });
         emails++;
