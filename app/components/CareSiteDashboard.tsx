@@ -1,7 +1,8 @@
 // The care site dashboard (spec 2 §2): care site selector, range, the Therapy, Patients and
 // Transmissions cards whose numbers link to their patient lists, and the list. Plain links and GET
 // forms: it all works without JavaScript.
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
+import { CareSitePicker } from "~/components/CareSitePicker";
 import { DataTable, type Column } from "~/components/DataTable";
 import { RangePicker, type RangeView } from "~/components/RangePicker";
 import { withParams } from "~/lib/listParams";
@@ -52,37 +53,11 @@ export function CareSiteDashboard({ data }: { data: CareSiteDashboardData }) {
     <>
       <div className="card mb-3">
         <div className="card-body d-flex flex-wrap gap-3 align-items-end justify-content-between">
-          {data.careSites.length === 0 ? (
-            <p className="mb-0">No clinic found</p>
-          ) : (
-            <Form method="post" action="/app?index" className="d-flex gap-2 align-items-end">
-              <div>
-                <label htmlFor="careSiteId" className="form-label">
-                  Care Site
-                </label>
-                <select
-                  id="careSiteId"
-                  name="careSiteId"
-                  className="form-select"
-                  defaultValue={data.careSiteId ?? undefined}
-                >
-                  {data.careSites.map((c) => (
-                    <option key={c.id} value={c.id}>
-                      {c.name}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <button
-                type="submit"
-                name="intent"
-                value="chooseCareSite"
-                className="btn btn-outline-primary"
-              >
-                Show
-              </button>
-            </Form>
-          )}
+          <CareSitePicker
+            careSites={data.careSites}
+            careSiteId={data.careSiteId}
+            action="/app?index"
+          />
           {d ? <p className="mb-0 text-muted">Dashboard data as of {d.asOf}</p> : null}
         </div>
       </div>

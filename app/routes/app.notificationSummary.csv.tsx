@@ -1,23 +1,50 @@
-// /app/notificationSummary/csv?c=<careSiteId>: the summary table of the page (yesterday in the
-// care site's zone) as a CSV download named NotificationSummary_<day>.csv, without the columns the
-// spec drops (spec 2 "Notification summary"). Resource route: loader only. A care site the user is
-// not accepted at answers 404, like the page.
+// /app/notificationSummary/csv?c=<careSiteId>[&day=YYYY-MM-DD]: CSV downloads of the summary page
+// (spec 2 "Notification summary", §8). Without `day`: the page's table (yesterday in the care
+// site's zone) as NotificationSummary_<day>.csv, without the columns the spec drops. With `day`:
+// the archived summary of that day as stored when it was sent, named
+// Notification_Summary_<DD>_<Mon>_<YYYY>.csv, or the text "No notifications for this date" when
+// nothing was generated. A care site the user is not accepted at answers 404, like the page.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireRole } from "~/lib/auth.server";
-import { clientIp, notFoundUnless } from "~/lib/http.server";
+import { badRequest, clientIp, notFoundUnless } from "~/lib/http.server";
 import { SITE_ROLES } from "~/lib/roles";
 import { yesterdayInZone } from "~/lib/time";
 import { audit } from "~/models/audit.server";
 import { getManagedCareSite } from "~/models/careSiteManagement.server";
-import { summaryCsv, summaryRows } from "~/models/dailySummary.server";
+import {
+  archivedSummaryCsv,
+  summaryCsv,
+  summaryReportName,
+  summaryRows,
+} from "~/models/dailySummary.server";
 import { readNotificationSettings } from "~/models/notificationSettings.server";
+import { notificationMessages } from "~/validation/notificationSettings";
+
+const DAY_REGEX = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRole(request, SITE_ROLES);
-  const careSiteId = new URL(request.url).searchParams.get("c") || user.careSites[0]?.id || "";
+  const search = new URL(request.url).searchParams;
+  const archivedDay = search.get("day");
+  if (archivedDay !== null && !DAY_REGEX.test(archivedDay)) badRequest("Unknown date");
+  const careSiteId = search.get("c") || user.careSites[0]?.id || "";
   const site = notFoundUnless(await getManagedCareSite(user, careSiteId));
-  const day = yesterdayInZone(new Date(), site.timeZone);
-  const rows = await summaryRows(site.id, day, await readNotificationSettings(site.id));
+
+  let csv: string;
+  let fileName: string;
+  let detail: Record<string, unknown>;
+  if (archivedDay) {
+    const stored = await archivedSummaryCsv(site.id, archivedDay);
+    csv = stored ?? notificationMessages.noNotifications;
+    fileName = `${summaryReportName(archivedDay)}.csv`;
+    detail = { day: archivedDay, archive: true, generated: stored !== null };
+  } else {
+    const day = yesterdayInZone(new Date(), site.timeZone);
+    const rows = await summaryRows(site.id, day, await readNotificationSettings(site.id));
+    csv = summaryCsv(rows);
+    fileName = `NotificationSummary_${day}.csv`;
+    detail = { day, archive: false, rowCount: rows.length };
+  }
   await audit({
     actorId: user.id,
     action: "notification_summary.downloaded",
@@ -25,12 +52,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     targetId: site.id,
     careSiteId: site.id,
     ip: clientIp(request),
-    detail: { day, archive: false, rowCount: rows.length },
+    detail,
   });
-  return new Response(summaryCsv(rows), {
+  return new Response(csv, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="NotificationSummary_${day}.csv"`,
+      "Content-Disposition": `attachment; filename="${fileName}"`,
       "Cache-Control": "private, no-store",
       "X-Content-Type-Options": "nosniff",
     },

@@ -97,8 +97,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     defaultSort: "lastName",
   });
   const table = tablePage(rows, params);
-  const archiveHref = (d: string) =>
-    `${PATH}/archive?${new URLSearchParams({ c: site.id, day: d })}`;
+  const archiveHref = (d: string) => `${PATH}/csv?${new URLSearchParams({ c: site.id, day: d })}`;
   return data(
     {
       careSites: user.careSites,

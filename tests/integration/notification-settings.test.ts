@@ -12,7 +12,6 @@ import {
   action as settingsAction,
   loader as settingsLoader,
 } from "~/routes/app.notificationsettings";
-import { loader as archiveLoader } from "~/routes/app.notificationSummary.archive";
 import { loader as csvLoader } from "~/routes/app.notificationSummary.csv";
 import { action as summaryAction, loader as summaryLoader } from "~/routes/app.notificationSummary";
 import {
@@ -452,19 +451,13 @@ describe("notification summary page", () => {
       `Notification_Summary_${formatDay(twoDaysAgo, "dd_MMM_yyyy")}`,
     );
 
-    const archived = (await browser.run(
-      archiveLoader,
-      browser.get(page.archive[1].href),
-    )) as Response;
+    const archived = (await browser.run(csvLoader, browser.get(page.archive[1].href))) as Response;
     expect(archived.status).toBe(200);
     expect(archived.headers.get("Content-Disposition")).toBe(
       `attachment; filename="${page.archive[1].reportName}.csv"`,
     );
     expect(await archived.text()).toBe('"Last Name"\n"Doe"');
-    const nothing = (await browser.run(
-      archiveLoader,
-      browser.get(page.archive[0].href),
-    )) as Response;
+    const nothing = (await browser.run(csvLoader, browser.get(page.archive[0].href))) as Response;
     expect(await nothing.text()).toBe("No notifications for this date");
 
     const csv = (await browser.run(csvLoader, browser.get(page.csvHref))) as Response;
@@ -486,15 +479,15 @@ describe("notification summary page", () => {
       data: { careSiteId: foreign.id, day: "2026-01-01", csv: "secret", rowCount: 1 },
     });
     const archive = await browser.run(
-      archiveLoader,
-      browser.get(`${SUMMARY}/archive?c=${foreign.id}&day=2026-01-01`),
+      csvLoader,
+      browser.get(`${SUMMARY}/csv?c=${foreign.id}&day=2026-01-01`),
     );
     expect(statusOf(archive)).toBe(404);
     expect(
       statusOf(await browser.run(csvLoader, browser.get(`${SUMMARY}/csv?c=${foreign.id}`))),
     ).toBe(404);
-    expect(
-      statusOf(await browser.run(archiveLoader, browser.get(`${SUMMARY}/archive?day=../x`))),
-    ).toBe(400);
+    expect(statusOf(await browser.run(csvLoader, browser.get(`${SUMMARY}/csv?day=../x`)))).toBe(
+      400,
+    );
   });
 });

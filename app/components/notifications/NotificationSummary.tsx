@@ -1,7 +1,8 @@
 // The notification summary page (spec 2 "Notification summary"): care site choice, the current
 // settings cards with the edit icon, yesterday's table with its CSV, and the 14-day archive. Plain
 // links and forms: it all works without JavaScript.
-import { Form, Link } from "@remix-run/react";
+import { Link } from "@remix-run/react";
+import { CareSitePicker } from "~/components/CareSitePicker";
 import { DataTable, type Column } from "~/components/DataTable";
 
 export const SUMMARY_SORTS = ["lastName", "firstName", "adherence", "spo2", "deviation"] as const;
@@ -41,38 +42,7 @@ export function NotificationSummaryView({ careSites, page }: NotificationSummary
     <div className="d-grid gap-3">
       <div className="card">
         <div className="card-body">
-          {careSites.length === 0 || !page ? (
-            <p className="mb-0">No clinic found</p>
-          ) : (
-            <Form method="post" className="d-flex gap-2 align-items-end flex-wrap">
-              <div>
-                <label htmlFor="summary-care-site" className="form-label">
-                  Care Site
-                </label>
-                <select
-                  id="summary-care-site"
-                  name="careSiteId"
-                  className="form-select"
-                  defaultValue={page.careSiteId}
-                  key={page.careSiteId}
-                >
-                  {careSites.map((c) => (
-                    <option key={c.id} value={c.id}>
-                      {c.name}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <button
-                type="submit"
-                name="intent"
-                value="chooseCareSite"
-                className="btn btn-outline-primary"
-              >
-                Show
-              </button>
-            </Form>
-          )}
+          <CareSitePicker careSites={careSites} careSiteId={page?.careSiteId ?? null} />
         </div>
       </div>
       {page ? <SummaryBody page={page} /> : null}
