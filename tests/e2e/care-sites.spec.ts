@@ -38,6 +38,10 @@ test("the super admin adds a care site and invites its admin, who registers from
   await page.getByLabel("Zip*").fill("78701");
   await page.getByRole("button", { name: "Add Care Site" }).click();
   await expect(page.getByText("Clinic added successfully")).toBeVisible();
+  // Other tests add care sites too: find it by name rather than on the first page.
+  const search = page.getByRole("searchbox", { name: "Name, City, State, Zip" });
+  await search.fill(siteName);
+  await search.press("Enter");
   await expect(page.getByRole("link", { name: siteName })).toBeVisible();
 
   // Invite Care Site Admin: a new email, the role preset, the new care site ticked.
