@@ -20,6 +20,7 @@ import Database from "better-sqlite3";
 import { prng } from "./sim/prng";
 import {
   DeviceClient,
+  STANDARD_PRESCRIPTION,
   type Prescription,
   type TherapyRecord,
   type Transmission,
@@ -107,17 +108,7 @@ export function provision(options: SimOptions) {
   }
 }
 
-const BASE: Prescription = {
-  mode: "Auto",
-  cycles: 5,
-  P_P: 0,
-  P_T: 10,
-  I_P: 40,
-  I_T: 20,
-  E_P: -40,
-  E_T: 15,
-  O_F: 1,
-};
+const BASE = STANDARD_PRESCRIPTION;
 
 /**
  * The transmissions one device sends, in order: with syncDays 1 one per day it was used, in the

@@ -10,6 +10,18 @@ export type Settings = {
   O_F: 0 | 1;
 };
 export type Prescription = Settings & { mode: "Auto" | "Manual"; cycles: number };
+/** The usual prescription of the simulator and the tests: five Auto cycles at ±40 cmH2O. */
+export const STANDARD_PRESCRIPTION: Prescription = {
+  mode: "Auto",
+  cycles: 5,
+  P_P: 0,
+  P_T: 10,
+  I_P: 40,
+  I_T: 20,
+  E_P: -40,
+  E_T: 15,
+  O_F: 1,
+};
 export type CycleRecord = {
   n: number;
   P_IP: number;

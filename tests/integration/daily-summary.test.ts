@@ -37,6 +37,7 @@ import { addDays } from "~/modules/adherence/score";
 import { transmissionSchema } from "~/validation/deviceApi";
 import { createCareSite, createUser, uid } from "../support/factories";
 import { startSmtpServer, type ReceivedMail } from "../support/smtp";
+import { STANDARD_PRESCRIPTION } from "../../scripts/sim/client";
 
 const ZONE = "America/Chicago";
 const FROM = "ARC Connect <no-reply@arcconnect.example>";
@@ -52,17 +53,7 @@ function at(day: string, hour: number, minute = 0) {
   return new Date(new TZDate(y, m - 1, d, hour, minute, ZONE).getTime());
 }
 
-const RX = {
-  mode: "Auto" as const,
-  cycles: 5,
-  P_P: 0,
-  P_T: 10,
-  I_P: 40,
-  I_T: 20,
-  E_P: -40,
-  E_T: 15,
-  O_F: 1 as const,
-};
+const RX = STANDARD_PRESCRIPTION;
 type Rx = typeof RX;
 
 let eventNo = 0;

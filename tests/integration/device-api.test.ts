@@ -20,20 +20,11 @@ import {
 import { deviceApiMessages, parseTransmission } from "~/validation/deviceApi";
 import { startDeviceApiServer } from "../support/deviceApiServer";
 import { createCareSite, createUser, uid } from "../support/factories";
+import { STANDARD_PRESCRIPTION } from "../../scripts/sim/client";
 
 type Action = typeof transmissionsAction;
 
-const PRESCRIPTION = {
-  mode: "Auto",
-  cycles: 5,
-  P_P: 0,
-  P_T: 10,
-  I_P: 40,
-  I_T: 20,
-  E_P: -40,
-  E_T: 15,
-  O_F: 1,
-};
+const PRESCRIPTION = STANDARD_PRESCRIPTION;
 const DELIVERED = { P_P: 0, P_T: 10, I_P: 40, I_T: 20, E_P: -40, E_T: 15, O_F: 1 };
 
 function therapy(eventId: string, options: { cycles?: number; startedAt?: string } = {}) {

@@ -8,22 +8,17 @@ import { finaliseDays } from "~/models/adherence.server";
 import { careSiteDashboard, type Category } from "~/models/dashboard.server";
 import { createDevice } from "~/models/device.server";
 import { addDays } from "~/modules/adherence/score";
-import { DeviceClient, type Prescription, type TherapyRecord } from "../../scripts/sim/client";
+import {
+  DeviceClient,
+  STANDARD_PRESCRIPTION,
+  type Prescription,
+  type TherapyRecord,
+} from "../../scripts/sim/client";
 import { createCareSite, createUser, uid } from "../support/factories";
 import { startDeviceApiServer } from "../support/deviceApiServer";
 
 const ZONE = "America/Chicago";
-const RX: Prescription = {
-  mode: "Auto",
-  cycles: 5,
-  P_P: 0,
-  P_T: 10,
-  I_P: 40,
-  I_T: 20,
-  E_P: -40,
-  E_T: 15,
-  O_F: 1,
-};
+const RX = STANDARD_PRESCRIPTION;
 
 let api: Awaited<ReturnType<typeof startDeviceApiServer>>;
 beforeAll(async () => {

@@ -18,6 +18,7 @@ import { createCareSite, createUser, uid } from "../support/factories";
 import { pdfText } from "../support/pdfText";
 import { bodyOf, Browser, locationOf, statusOf } from "../support/requests";
 import { signedInBrowser } from "../support/session";
+import { STANDARD_PRESCRIPTION } from "../../scripts/sim/client";
 
 type LoaderData = Exclude<Awaited<ReturnType<typeof loader>>, Response>;
 
@@ -438,17 +439,7 @@ describe("downloads", () => {
   it("the CSV lists the transmissions sent From..To; a reversed range goes back with Download Failed", async () => {
     const { patient, browser, href } = await world();
     const paired = await pairNewDevice(browser, href);
-    const prescription = {
-      mode: "Auto",
-      cycles: 2,
-      P_P: 0,
-      P_T: 10,
-      I_P: 40,
-      I_T: 20,
-      E_P: -40,
-      E_T: 15,
-      O_F: 1,
-    };
+    const prescription = { ...STANDARD_PRESCRIPTION, cycles: 2 };
     const delivered = { P_P: 0, P_T: 10, I_P: 40, I_T: 20, E_P: -40, E_T: 15, O_F: 1 };
     // Noon in Chicago (the care site's zone) on 18, 19 and 20 Nov 2026.
     for (const [n, day] of [

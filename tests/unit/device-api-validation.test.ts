@@ -11,18 +11,9 @@ import {
   parseTransmission,
   type TransmissionBody,
 } from "~/validation/deviceApi";
+import { STANDARD_PRESCRIPTION } from "../../scripts/sim/client";
 
-const prescription = {
-  mode: "Auto",
-  cycles: 5,
-  P_P: 0,
-  P_T: 10,
-  I_P: 40,
-  I_T: 20,
-  E_P: -40,
-  E_T: 15,
-  O_F: 1,
-} as const;
+const prescription = STANDARD_PRESCRIPTION;
 
 const cycle = (n: number) => ({ n, P_IP: 38, E_V: 1200, P_F: 250, SPO2: 96, O_F: 1 });
 

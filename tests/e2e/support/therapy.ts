@@ -3,7 +3,11 @@
 // so the server's own ingest and adherence worker make the data the pages show.
 import crypto from "node:crypto";
 import { TZDate } from "@date-fns/tz";
-import { DeviceClient, type TherapyRecord } from "../../../scripts/sim/client";
+import {
+  DeviceClient,
+  STANDARD_PRESCRIPTION,
+  type TherapyRecord,
+} from "../../../scripts/sim/client";
 import { createUser, db } from "./db";
 import { E2E_PORT } from "./env";
 
@@ -58,17 +62,7 @@ export async function careSiteWithTherapyPatient(options: { days?: number } = {}
 
   // One completed therapy at 10:00 each of the last `days` days, sent that evening.
   const client = new DeviceClient(`http://127.0.0.1:${E2E_PORT}`, serial, token);
-  const prescription = {
-    mode: "Auto" as const,
-    cycles: 5,
-    P_P: 0,
-    P_T: 10,
-    I_P: 40,
-    I_T: 20,
-    E_P: -40,
-    E_T: 15,
-    O_F: 1 as const,
-  };
+  const prescription = STANDARD_PRESCRIPTION;
   for (let ago = days; ago >= 1; ago--) {
     const [y, m, d] = chicagoDay(ago);
     const therapy: TherapyRecord = {
