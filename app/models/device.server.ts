@@ -202,26 +202,7 @@ export async function pairDevice(
     const same = open.find((p) => p.deviceId === device.id && p.patientId === input.patientId);
     if (same && open.length === 1) return { status: "unchanged" as const, pairingId: same.id };
     const now = new Date();
-    for (const p of open) {
-      await tx.pairing.update({ where: { id: p.id }, data: { unpairedAt: now } });
-      await audit(
-        {
-          at: now,
-          actorId: input.actor.id,
-          action: "device.unpaired",
-          targetType: "Pairing",
-          targetId: p.id,
-          careSiteId: p.careSiteId,
-          ip: input.ip,
-          detail: {
-            deviceId: p.deviceId,
-            patientId: p.patientId,
-            reason: "repair",
-          },
-        },
-        tx,
-      );
-    }
+    await closePairings(tx, open, { actorId: input.actor.id, ip: input.ip, at: now }, "repair");
     const pairing = await tx.pairing.create({
       data: {
         deviceId: device.id,
@@ -262,25 +243,36 @@ export async function unpairDevice(input: {
   return readWriteTransaction(async (tx) => {
     const open = await tx.pairing.findMany({
       where: { patientId: input.patientId, unpairedAt: null },
-      select: { id: true, deviceId: true, careSiteId: true },
+      select: { id: true, deviceId: true, patientId: true, careSiteId: true },
     });
-    const now = new Date();
-    for (const p of open) {
-      await tx.pairing.update({ where: { id: p.id }, data: { unpairedAt: now } });
-      await audit(
-        {
-          at: now,
-          actorId: input.actor.id,
-          action: "device.unpaired",
-          targetType: "Pairing",
-          targetId: p.id,
-          careSiteId: p.careSiteId,
-          ip: input.ip,
-          detail: { deviceId: p.deviceId, patientId: input.patientId },
-        },
-        tx,
-      );
-    }
+    await closePairings(tx, open, { actorId: input.actor.id, ip: input.ip, at: new Date() });
     return { unpaired: open.length };
   });
+}
+
+type Tx = Parameters<Parameters<typeof readWriteTransaction>[0]>[0];
+
+/** Ends open pairings, each with its `device.unpaired` audit event, in the caller's transaction. */
+async function closePairings(
+  tx: Tx,
+  pairings: { id: string; deviceId: string; patientId: string; careSiteId: string | null }[],
+  by: { actorId: string; ip?: string | null; at: Date },
+  reason?: "repair",
+) {
+  for (const p of pairings) {
+    await tx.pairing.update({ where: { id: p.id }, data: { unpairedAt: by.at } });
+    await audit(
+      {
+        at: by.at,
+        actorId: by.actorId,
+        action: "device.unpaired",
+        targetType: "Pairing",
+        targetId: p.id,
+        careSiteId: p.careSiteId,
+        ip: by.ip,
+        detail: { deviceId: p.deviceId, patientId: p.patientId, ...(reason ? { reason } : {}) },
+      },
+      tx,
+    );
+  }
 }

@@ -30,7 +30,13 @@ import { performance } from "node:perf_hooks";
 import { TZDate } from "@date-fns/tz";
 import Database from "better-sqlite3";
 import { applyMigrations, readMigrations } from "../../app/lib/migrate.server";
-import { markdownTable as table, quantile, sectionMarkers, writeSection } from "./support";
+import {
+  markdownTable as table,
+  quantile,
+  queryPlanLines,
+  sectionMarkers,
+  writeSection,
+} from "./support";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const { start: START_MARKER, end: END_MARKER } = sectionMarkers("dashboard");
@@ -875,14 +881,7 @@ function render(input: {
     "",
     "Query plans (`EXPLAIN QUERY PLAN`, week range):",
     "",
-    ...Object.entries(input.plans).flatMap(([label, plan]) => [
-      `${label}:`,
-      "",
-      "```",
-      plan,
-      "```",
-      "",
-    ]),
+    ...queryPlanLines(input.plans),
     END_MARKER,
   ].join("\n");
 }

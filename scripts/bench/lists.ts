@@ -16,7 +16,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import { applyMigrations, readMigrations } from "../../app/lib/migrate.server";
-import { quantile, sectionMarkers, writeSection } from "./support";
+import { quantile, queryPlanLines, sectionMarkers, writeSection } from "./support";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const { start: START_MARKER, end: END_MARKER } = sectionMarkers("lists");
@@ -343,14 +343,7 @@ function render(input: {
     "",
     "Query plans (`EXPLAIN QUERY PLAN`) of the page queries:",
     "",
-    ...Object.entries(input.plans).flatMap(([label, plan]) => [
-      `${label}:`,
-      "",
-      "```",
-      plan,
-      "```",
-      "",
-    ]),
+    ...queryPlanLines(input.plans),
     END_MARKER,
   ].join("\n");
 }

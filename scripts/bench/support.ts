@@ -23,6 +23,18 @@ export function markdownTable(header: string[], rows: string[][], right: boolean
   return [line(header), rule, ...rows.map(line)];
 }
 
+/** Query plans as markdown: each label, then its plan in a code block. */
+export function queryPlanLines(plans: Record<string, string>) {
+  return Object.entries(plans).flatMap(([label, plan]) => [
+    `${label}:`,
+    "",
+    "```",
+    plan,
+    "```",
+    "",
+  ]);
+}
+
 export function sectionMarkers(name: string) {
   return { start: `<!-- ${name}:start -->`, end: `<!-- ${name}:end -->` };
 }
