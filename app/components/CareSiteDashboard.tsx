@@ -4,6 +4,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import { CareSitePicker } from "~/components/CareSitePicker";
 import { DataTable, type Column } from "~/components/DataTable";
+import { DeviationBadge } from "~/components/DeviationBadge";
 import { RangePicker, type RangeView } from "~/components/RangePicker";
 import { withParams } from "~/lib/listParams";
 import { RANGES } from "~/lib/dateRange";
@@ -183,13 +184,7 @@ function PatientList({
       key: "deviation",
       label: "Deviation",
       sortable: true,
-      render: (r) => (
-        <span
-          className={`badge rounded-pill ${r.deviation === "yes" ? "text-bg-danger" : "text-bg-success"}`}
-        >
-          {r.deviation}
-        </span>
-      ),
+      render: (r) => <DeviationBadge value={r.deviation} />,
     });
   }
   if (c === "total" || c === "withDeviation") {

@@ -4,19 +4,13 @@
 import { Link } from "@remix-run/react";
 import { CareSitePicker } from "~/components/CareSitePicker";
 import { DataTable, type Column } from "~/components/DataTable";
+import { DeviationBadge } from "~/components/DeviationBadge";
+import type { SummaryRow } from "~/models/dailySummary.server";
 
 export const SUMMARY_SORTS = ["lastName", "firstName", "adherence", "spo2", "deviation"] as const;
 export type SummarySort = (typeof SUMMARY_SORTS)[number];
 
-type Row = {
-  patientId: string;
-  firstName: string;
-  lastName: string;
-  photoUrl: string;
-  adherencePercent: number | null;
-  spo2: number | null;
-  deviation: "yes" | "no";
-};
+type Row = Omit<SummaryRow, "deviation" | "therapyAdjusted"> & { deviation: "yes" | "no" };
 
 export type NotificationSummaryData = {
   careSites: { id: string; name: string }[];
@@ -98,13 +92,7 @@ function SummaryBody({ page }: { page: NonNullable<NotificationSummaryData["page
       key: "deviation",
       label: "Deviation",
       sortable: true,
-      render: (r) => (
-        <span
-          className={`badge rounded-pill ${r.deviation === "yes" ? "text-bg-danger" : "text-bg-success"}`}
-        >
-          {r.deviation}
-        </span>
-      ),
+      render: (r) => <DeviationBadge value={r.deviation} />,
     },
   ];
   return (
