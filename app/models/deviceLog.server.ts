@@ -30,6 +30,7 @@ import {
   DeviceLogError,
   deviceDateNote,
   INVALID_FILE_NAME,
+  OUTCOME_MESSAGES,
   type DeviceLogOutcome,
 } from "~/modules/devicelog/messages";
 import { buildCoughLog, type CoughLogModel } from "~/modules/devicelog/model";
@@ -66,7 +67,7 @@ export function uploadFailureMessage(failure: UploadFailure) {
     case "failed":
       return "Something Went Wrong, Please Try Again!";
     default:
-      return new DeviceLogError(failure, "").message;
+      return OUTCOME_MESSAGES[failure];
   }
 }
 

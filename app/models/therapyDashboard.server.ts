@@ -224,42 +224,40 @@ export async function addAnnotation(
   return { ok: true };
 }
 
-/** The graph of one report item (preview and PDF): drawn again from the log. */
-export async function reportItemGraph(file: LogFileRecord, itemId: string) {
-  const item = await prisma.logReportItem.findFirst({ where: { id: itemId, logFileId: file.id } });
-  if (!item) return null;
-  const model = await loadCoughModel(file);
-  const graph = await graphWithAnnotations(file, model, {
-    from: item.fromDay || undefined,
-    to: item.toDay || undefined,
-    eventIds: parseIds(item.eventIds),
-    page: item.page,
-  });
-  return { caption: item.caption, ...graph };
-}
-
-/** The Therapy Compliance Report of the report list (spec 3 §9), for the dashboard's range. */
-export async function buildLogReport(file: LogFileRecord, range: DayRange, now = new Date()) {
-  const model = await loadCoughModel(file);
+/**
+ * The report list's graphs, each drawn again from the log (thumbnails, preview, PDF), in the order
+ * they were added; only the item `itemId` when given.
+ */
+export async function reportItemGraphs(file: LogFileRecord, itemId?: string) {
   const items = await prisma.logReportItem.findMany({
-    where: { logFileId: file.id },
+    where: { logFileId: file.id, ...(itemId === undefined ? {} : { id: itemId }) },
     orderBy: { createdAt: "asc" },
   });
-  if (items.length === 0) return null;
-  const graphs: ComplianceGraph[] = [];
+  if (items.length === 0) return [];
+  const model = await loadCoughModel(file);
+  const graphs = [];
   for (const item of items) {
-    const { page, annotations } = await graphWithAnnotations(file, model, {
+    const graph = await graphWithAnnotations(file, model, {
       from: item.fromDay || undefined,
       to: item.toDay || undefined,
       eventIds: parseIds(item.eventIds),
       page: item.page,
     });
-    graphs.push({
-      caption: item.caption,
-      series: complianceSeries(page.merged_data),
-      annotations: annotations.map(({ x, y, text }) => ({ x, y, text })),
-    });
+    graphs.push({ id: item.id, caption: item.caption, ...graph });
   }
+  return graphs;
+}
+
+/** The Therapy Compliance Report of the report list (spec 3 §9), for the dashboard's range. */
+export async function buildLogReport(file: LogFileRecord, range: DayRange, now = new Date()) {
+  const items = await reportItemGraphs(file);
+  if (items.length === 0) return null;
+  const model = await loadCoughModel(file);
+  const graphs: ComplianceGraph[] = items.map(({ caption, page, annotations }) => ({
+    caption,
+    series: complianceSeries(page.merged_data),
+    annotations: annotations.map(({ x, y, text }) => ({ x, y, text })),
+  }));
   const window = { from: range.from ?? "", to: range.to ?? "" };
   const data = {
     productName: PRODUCT_NAME,

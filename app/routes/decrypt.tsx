@@ -25,7 +25,7 @@ import {
   deleteReportItem,
   loadTherapyDashboard,
   readDashboardRange,
-  reportItemGraph,
+  reportItemGraphs,
   saveSelection,
 } from "~/models/therapyDashboard.server";
 import { therapyDashboardChartSvg } from "~/modules/charts/svg.server";
@@ -96,18 +96,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const dialog = search.get("dialog");
   const drawer = search.get("drawer") === "report";
   const zoom = Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, Number(search.get("zoom")) || ZOOM_MIN));
-  const preview =
-    dialog === "preview" ? await reportItemGraph(file, search.get("item") ?? "") : null;
+  const [preview] =
+    dialog === "preview" ? await reportItemGraphs(file, search.get("item") ?? "") : [];
   const thumbnails = drawer
-    ? await Promise.all(
-        view.items.map(async (item) => {
-          const graph = await reportItemGraph(file, item.id);
-          return {
-            ...item,
-            svg: graph ? therapyDashboardChartSvg(graph.page, graph.annotations) : "",
-          };
-        }),
-      )
+    ? (await reportItemGraphs(file)).map((graph) => ({
+        id: graph.id,
+        caption: graph.caption,
+        svg: therapyDashboardChartSvg(graph.page, graph.annotations),
+      }))
     : view.items.map((item) => ({ ...item, svg: "" }));
   return {
     tool: null,

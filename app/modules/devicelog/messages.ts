@@ -20,7 +20,8 @@ export const MIN_PLAUSIBLE_YEAR = 2020;
 
 export type DeviceLogOutcome = "alreadyDecrypted" | "invalidFile" | "corrupted";
 
-const OUTCOME_MESSAGES: Record<DeviceLogOutcome, string> = {
+/** The user's text for each refusal outcome. */
+export const OUTCOME_MESSAGES: Record<DeviceLogOutcome, string> = {
   alreadyDecrypted: ALREADY_DECRYPTED,
   invalidFile: INVALID_FILE,
   corrupted: CORRUPTED,
