@@ -142,4 +142,6 @@
     });
     xhr.send(body);
   });
+  // Browser tests wait for this before choosing a file.
+  form.setAttribute("data-enhanced", "");
 })();

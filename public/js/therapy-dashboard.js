@@ -151,4 +151,6 @@
   if (!seen && !new URLSearchParams(window.location.search).get("dialog")) {
     setTimeout(startTour, 100);
   }
+  // Browser tests wait for this before relying on the extras above.
+  root.setAttribute("data-enhanced", "");
 })();

@@ -33,6 +33,7 @@ async function upload(page: Page, file: string, expectResult = true) {
   await page.goto("/");
   await page.getByRole("link", { name: "Decrypt Log Files" }).click();
   const dialog = page.getByRole("dialog", { name: "Decrypt Log File" });
+  if (jsOn()) await expect(dialog.locator("form.decrypt-upload[data-enhanced]")).toBeAttached();
   await dialog.getByLabel("Log file").setInputFiles(file);
   const submit = dialog.getByRole("button", { name: "Upload and decrypt" });
   // With JavaScript a wrong name is refused before anything is sent.
@@ -115,9 +116,12 @@ test("a cough log: upload, CSV, dashboard, range, selection, two graphs and the 
   // Two therapies ticked: the graph is theirs.
   const boxes = table.locator('input[name="eventId"]');
   if (jsOn()) {
-    // Each tick is saved at once.
-    await Promise.all([page.waitForNavigation(), boxes.nth(0).check()]);
-    await Promise.all([page.waitForNavigation(), boxes.nth(2).check()]);
+    // Each tick is saved at once, once the page's script has attached its handlers.
+    const enhanced = page.locator(".therapy-dashboard[data-enhanced]");
+    for (const index of [0, 2]) {
+      await expect(enhanced).toBeAttached();
+      await Promise.all([page.waitForNavigation(), boxes.nth(index).check()]);
+    }
   } else {
     await boxes.nth(0).check();
     await boxes.nth(2).check();
