@@ -15,6 +15,7 @@ installGlobals({ nativeFetch: true });
 type AppEntry = {
   startBackground(options?: { jobs?: boolean }): Promise<void>;
   stopBackground(options?: { disconnect?: boolean }): Promise<void>;
+  closeLiveStreams(): void;
   checkHealth(): Promise<Record<string, unknown>>;
 };
 
@@ -98,7 +99,14 @@ async function main() {
       referrerPolicy: { policy: "same-origin" },
     }),
   );
-  app.use(compression());
+  // Server-sent events must reach the browser as they are written, not when a buffer fills.
+  app.use(
+    compression({
+      filter: (req, res) =>
+        !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") &&
+        compression.filter(req, res),
+    }),
+  );
   if (process.env.LOG_REQUESTS !== "0") {
     app.use(
       morgan(mode === "development" ? "dev" : "combined", {
@@ -133,6 +141,7 @@ async function main() {
   if (mode === "development") {
     // remix dev --manual: reload the build when it changes, keep the process (and its data) alive.
     fs.watchFile(VERSION_PATH, { interval: 300 }, async () => {
+      entryOf(build).closeLiveStreams();
       await entryOf(build).stopBackground({ disconnect: false });
       build = loadBuild();
       await entryOf(build).startBackground();
@@ -150,6 +159,7 @@ async function main() {
       process.exit(1);
     }, 20_000);
     force.unref();
+    entryOf(build).closeLiveStreams();
     server.close(async () => {
       await entryOf(build).stopBackground();
       console.log("Stopped cleanly.");

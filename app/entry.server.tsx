@@ -9,7 +9,12 @@ import { logger } from "~/lib/logger.server";
 
 // server.ts reaches the app's background work through the build's entry module, so the process
 // holds one copy of the app code (one Prisma client, one env).
-export { startBackground, stopBackground, checkHealth } from "~/jobs/lifecycle.server";
+export {
+  startBackground,
+  stopBackground,
+  closeLiveStreams,
+  checkHealth,
+} from "~/jobs/lifecycle.server";
 
 const ABORT_DELAY = 5_000;
 

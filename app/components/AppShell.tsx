@@ -1,6 +1,7 @@
 import { Form, Link, NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { invitationsPath, isSiteRole } from "~/lib/roles";
+import { useChatStream } from "./chat/useChatStream";
 
 export type ShellData = {
   user: {
@@ -31,6 +32,7 @@ export function AppShell({
   heading: string;
   children: ReactNode;
 }) {
+  useChatStream();
   return (
     <div className="app-shell">
       <SideBar shell={shell} />

@@ -1,4 +1,5 @@
 // What server.ts starts and stops around the HTTP server: database set-up, the scheduler, health.
+import { closeChatStreams } from "~/lib/chatEvents.server";
 import { configureDatabase, disconnectDatabase, prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
@@ -19,6 +20,11 @@ export async function startBackground(options: { jobs?: boolean } = {}) {
   (env.isProduction && usesConsoleTransport() ? logger.warn : logger.info)(describeTransports());
   if (env.demoLogKeyInProduction) {
     logger.warn("DEVICE_LOG_KEYS holds the demo key: it is for demo data and tests only");
+  }
+  if (env.defaultCustomerServiceEmailInProduction) {
+    logger.warn(
+      `CUSTOMER_SERVICE_EMAIL is not set: Help Center messages go to ${env.customerServiceEmail}`,
+    );
   }
   if (env.exposeOutboxInProduction) {
     logger.warn("EXPOSE_OUTBOX=1: /dev/outbox shows sent messages, sign-in codes included");
@@ -48,6 +54,11 @@ export async function stopBackground(options: { disconnect?: boolean } = {}) {
     closeIngestDatabase();
     await disconnectDatabase();
   }
+}
+
+/** Ends the long-lived responses (chat streams) so the HTTP server can close; browsers reconnect. */
+export function closeLiveStreams() {
+  closeChatStreams();
 }
 
 export async function checkHealth() {

@@ -31,7 +31,11 @@ const schema = z.object({
   SMS_PROVIDER_TOKEN: z.string().optional(),
   DEVICE_LOG_KEYS: z.string().optional(),
   DEVICE_LOG_MAX_MB: z.coerce.number().positive().default(256),
+  CUSTOMER_SERVICE_EMAIL: z.string().email().optional(),
 });
+
+/** Where Help Center messages go when CUSTOMER_SERVICE_EMAIL is not set. */
+export const DEFAULT_CUSTOMER_SERVICE_EMAIL = "customerservice@arcconnect.example";
 
 function parse() {
   const result = schema.safeParse(process.env);
@@ -70,6 +74,11 @@ function parse() {
     deviceLogKeys: resolveLogKeys(raw.DEVICE_LOG_KEYS, raw.NODE_ENV),
     /** The largest device log upload accepted (spec: at least 200 MB). */
     deviceLogMaxBytes: Math.floor(raw.DEVICE_LOG_MAX_MB * 1024 * 1024),
+    /** The Help Center's address (spec 3 §2.11): every help request is emailed there. */
+    customerServiceEmail: raw.CUSTOMER_SERVICE_EMAIL ?? DEFAULT_CUSTOMER_SERVICE_EMAIL,
+    /** Production sends help requests to the example address (the server warns at start). */
+    defaultCustomerServiceEmailInProduction:
+      raw.NODE_ENV === "production" && !raw.CUSTOMER_SERVICE_EMAIL,
     /** The demo key configured where it must not be (the server warns at start). */
     demoLogKeyInProduction:
       raw.NODE_ENV === "production" && parseLogKeys(raw.DEVICE_LOG_KEYS ?? "").has(DEMO_KEY_ID),

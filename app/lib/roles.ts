@@ -4,6 +4,8 @@ export type Role = (typeof ROLES)[number];
 export const STAFF_ROLES = ["superadmin", "abmadmin", "clinicadmin", "clinician"] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 export const SITE_ROLES = ["clinicadmin", "clinician"] as const;
+/** The provider's own staff: not tied to a care site. */
+export const PROVIDER_ROLES = ["superadmin", "abmadmin"] as const;
 
 /** Display names (spec 1 §1). */
 export const ROLE_NAMES: Record<string, string> = {
@@ -20,6 +22,10 @@ export function isStaffRole(role: string): role is StaffRole {
 
 export function isSiteRole(role: string) {
   return (SITE_ROLES as readonly string[]).includes(role);
+}
+
+export function isProviderRole(role: string) {
+  return (PROVIDER_ROLES as readonly string[]).includes(role);
 }
 
 /** Where the Invitations entry goes for each role (spec 1 §2.3). */

@@ -43,6 +43,33 @@ function newExpiry() {
   return new Date(Date.now() + env.sessionAbsoluteMs);
 }
 
+type SessionRow = {
+  userId: string | null;
+  revokedAt: Date | null;
+  expiresAt: Date;
+  lastSeenAt: Date;
+  authenticatedAt: Date | null;
+};
+
+/** Gone (never existed, revoked, past its cookie's life), expired (signed in, then idle or too old) or live. */
+function sessionState(row: SessionRow | null, now: number) {
+  if (!row || row.revokedAt || row.expiresAt.getTime() <= now) return "gone" as const;
+  if (!row.userId) return "live" as const;
+  const idle = now - row.lastSeenAt.getTime() > env.sessionIdleMs;
+  const tooOld =
+    row.authenticatedAt !== null && now - row.authenticatedAt.getTime() > env.sessionAbsoluteMs;
+  return idle || tooOld ? ("expired" as const) : ("live" as const);
+}
+
+/**
+ * Whether a signed-in session is still live, without counting the look as activity: for
+ * long-lived connections (the chat stream) that must not keep an idle session alive.
+ */
+export async function isSignedInSessionLive(id: string) {
+  const row = await prisma.session.findUnique({ where: { id } });
+  return row?.userId != null && sessionState(row, Date.now()) === "live";
+}
+
 export const sessionStorage = createSessionStorage<SessionData, SessionFlashData>({
   cookie,
   async createData(data, expires) {
@@ -61,18 +88,13 @@ export const sessionStorage = createSessionStorage<SessionData, SessionFlashData
   async readData(id) {
     const row = await prisma.session.findUnique({ where: { id } });
     const now = Date.now();
-    if (!row || row.revokedAt || row.expiresAt.getTime() <= now) return null;
-    const data = JSON.parse(row.data) as SessionData;
-    if (row.userId) {
-      const idle = now - row.lastSeenAt.getTime() > env.sessionIdleMs;
-      const tooOld =
-        row.authenticatedAt !== null && now - row.authenticatedAt.getTime() > env.sessionAbsoluteMs;
-      if (idle || tooOld) return { expired: true };
-      if (now - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
-        await prisma.session.update({ where: { id }, data: { lastSeenAt: new Date(now) } });
-      }
+    const state = sessionState(row, now);
+    if (state === "gone") return null;
+    if (state === "expired") return { expired: true };
+    if (row!.userId && now - row!.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
+      await prisma.session.update({ where: { id }, data: { lastSeenAt: new Date(now) } });
     }
-    return data;
+    return JSON.parse(row!.data) as SessionData;
   },
   async updateData(id, data, expires) {
     await prisma.session.updateMany({

@@ -32,3 +32,8 @@ const clockTime = new Intl.DateTimeFormat("en-US", {
 export function formatClockTime(instant: Date) {
   return clockTime.format(instant);
 }
+
+/** A chat message's time, D MMM H:mm:s in the product's reference zone (spec 3 §9), e.g. 5 Nov 9:07:3. */
+export function formatChatTime(instant: Date, timeZone = DEFAULT_TIME_ZONE) {
+  return format(new TZDate(instant, timeZone), "d MMM H:mm:s");
+}

@@ -16,8 +16,8 @@ import { env } from "./env.server";
 import { logger } from "./logger.server";
 
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
-/** Room for the ordinary fields posted next to the photo. */
-const MAX_FORM_BYTES = MAX_PHOTO_BYTES + 256 * 1024;
+/** Room for the ordinary fields posted next to a file. */
+const FIELDS_ROOM_BYTES = 256 * 1024;
 export const PHOTO_PIXELS = 256;
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "gif", "webp"]);
 
@@ -26,6 +26,9 @@ export const PHOTO_MESSAGES = {
   wrongType: "Please upload a JPEG, PNG, GIF or WebP image.",
   unreadable: "The upload could not be read. Please try again.",
 } as const;
+
+export type FileForm =
+  { ok: true; formData: FormData; file: File | null } | { ok: false; message: string };
 
 export type PhotoUpload =
   { ok: true; formData: FormData; photo: File | null } | { ok: false; message: string };
@@ -41,32 +44,49 @@ export async function parsePhotoUpload(
   request: Request,
   fieldName = "photo",
 ): Promise<PhotoUpload> {
+  const parsed = await parseFileForm(request, {
+    fieldName,
+    maxFileBytes: MAX_PHOTO_BYTES,
+    tooLarge: PHOTO_MESSAGES.tooLarge,
+  });
+  return parsed.ok ? { ok: true, formData: parsed.formData, photo: parsed.file } : parsed;
+}
+
+/** Reads a multipart form with one file field, the whole form held within the file limit + 256 KB. */
+export async function parseFileForm(
+  request: Request,
+  options: { fieldName: string; maxFileBytes: number; tooLarge: string },
+): Promise<FileForm> {
   let formData: FormData;
   try {
-    formData = await unstable_parseMultipartFormData(request, boundedMemoryHandler());
+    formData = await unstable_parseMultipartFormData(
+      request,
+      boundedMemoryHandler(options.maxFileBytes),
+    );
   } catch (error) {
     if (error instanceof MaxPartSizeExceededError) {
-      return { ok: false, message: PHOTO_MESSAGES.tooLarge };
+      return { ok: false, message: options.tooLarge };
     }
     // Not multipart at all, or a malformed body: the sender's fault, so a message, not a 500.
     logger.warn("unreadable multipart form", { reason: (error as Error).message });
     return { ok: false, message: PHOTO_MESSAGES.unreadable };
   }
-  const value = formData.get(fieldName);
-  const photo = value instanceof File && value.size > 0 ? value : null;
-  return { ok: true, formData, photo };
+  const value = formData.get(options.fieldName);
+  const file = value instanceof File && value.size > 0 ? value : null;
+  return { ok: true, formData, file };
 }
 
 // Remix's parser buffers in memory whatever part a handler leaves unread, and its memory handler
 // limits each part but not how many there are: counting every byte here keeps the whole form
-// within MAX_FORM_BYTES.
-function boundedMemoryHandler(): UploadHandler {
-  const memory = unstable_createMemoryUploadHandler({ maxPartSize: MAX_PHOTO_BYTES });
+// within the file limit plus room for the ordinary fields posted next to it.
+function boundedMemoryHandler(maxFileBytes: number): UploadHandler {
+  const memory = unstable_createMemoryUploadHandler({ maxPartSize: maxFileBytes });
+  const maxFormBytes = maxFileBytes + FIELDS_ROOM_BYTES;
   let total = 0;
   async function* counted(name: string, data: AsyncIterable<Uint8Array>) {
     for await (const chunk of data) {
       total += chunk.byteLength;
-      if (total > MAX_FORM_BYTES) throw new MaxPartSizeExceededError(name, MAX_FORM_BYTES);
+      if (total > maxFormBytes) throw new MaxPartSizeExceededError(name, maxFormBytes);
       yield chunk;
     }
   }
@@ -87,41 +107,62 @@ export async function savePhoto(input: {
   const stored = await toSquareWebp(Buffer.from(await input.file.arrayBuffer()));
   if (!stored) return { ok: false, message: PHOTO_MESSAGES.wrongType };
 
+  const id = await storeUpload({
+    ownerId: input.ownerId,
+    kind: input.kind,
+    fileName: input.file.name,
+    mimeType: "image/webp",
+    extension: "webp",
+    bytes: stored,
+  });
+  return { ok: true, id };
+}
+
+/**
+ * Writes bytes under DATA_DIR/uploads/<year>/<upload id>.<extension> with their Upload row; the
+ * file is in place before the row commits, so a row never names a missing file. Returns the id.
+ */
+export async function storeUpload(input: {
+  ownerId: string;
+  kind: string;
+  fileName: string;
+  mimeType: string;
+  extension: string;
+  bytes: Buffer;
+}) {
   const year = String(new Date().getUTCFullYear());
   const dir = path.join(uploadsRoot(), year);
   await fs.mkdir(dir, { recursive: true });
   // Written under a temporary name and renamed into place, so a crash never leaves a half file
   // under a name a row points to.
   const temp = path.join(dir, `.${crypto.randomUUID()}.tmp`);
-  await writeDurably(temp, stored);
+  await writeDurably(temp, input.bytes);
 
   const placed: { path?: string } = {};
   try {
-    const id = await prisma.$transaction(async (tx) => {
+    return await prisma.$transaction(async (tx) => {
       const row = await tx.upload.create({
         data: {
           ownerId: input.ownerId,
           kind: input.kind,
-          fileName: Array.from(input.file.name).slice(0, 200).join(""),
-          mimeType: "image/webp",
-          sizeBytes: stored.byteLength,
-          sha256: crypto.createHash("sha256").update(stored).digest("hex"),
+          fileName: Array.from(input.fileName).slice(0, 200).join(""),
+          mimeType: input.mimeType,
+          sizeBytes: input.bytes.byteLength,
+          sha256: crypto.createHash("sha256").update(input.bytes).digest("hex"),
           storagePath: "",
         },
         select: { id: true },
       });
-      const storagePath = path.posix.join("uploads", year, `${row.id}.webp`);
+      const storagePath = path.posix.join("uploads", year, `${row.id}.${input.extension}`);
       await tx.upload.update({
         where: { id: row.id },
         data: { storagePath },
         select: { id: true },
       });
-      // The file is in place before the row commits: a row never names a missing file.
       placed.path = resolveStoragePath(storagePath);
       await fs.rename(temp, placed.path);
       return row.id;
     });
-    return { ok: true, id };
   } catch (error) {
     await fs.rm(temp, { force: true });
     if (placed.path) await fs.rm(placed.path, { force: true });
@@ -189,4 +230,41 @@ export async function deleteUpload(id: string) {
   if (!row) return;
   await prisma.upload.deleteMany({ where: { id } });
   if (row.storagePath) await removeStoredFile(row.storagePath);
+}
+
+/**
+ * A stored file as an HTTP answer: 304 when the browser's copy is current, 404 when the file is
+ * missing. `private`: uploads are personal data; no shared cache may keep them.
+ */
+export async function storedFileResponse(
+  request: Request,
+  upload: { storagePath: string; mimeType: string; sha256: string },
+) {
+  const etag = `"${upload.sha256}"`;
+  const headers = {
+    "Content-Type": upload.mimeType,
+    "Cache-Control": "private, max-age=86400",
+    "X-Content-Type-Options": "nosniff",
+    ETag: etag,
+  };
+  if (matchesEtag(request.headers.get("If-None-Match"), etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  const bytes = await readStoredFile(upload.storagePath);
+  if (!bytes) {
+    logger.error("stored file missing", { storagePath: upload.storagePath });
+    return new Response("Not Found", { status: 404 });
+  }
+  return new Response(bytes, {
+    headers: { ...headers, "Content-Length": String(bytes.byteLength) },
+  });
+}
+
+// If-None-Match may list several tags, may be "*", and compares weakly (RFC 9110 §13.1.2).
+function matchesEtag(header: string | null, etag: string) {
+  if (!header) return false;
+  return header
+    .split(",")
+    .map((tag) => tag.trim().replace(/^W\//, ""))
+    .some((tag) => tag === "*" || tag === etag);
 }

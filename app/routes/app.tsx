@@ -5,12 +5,14 @@ import { AppShell } from "~/components/AppShell";
 import { Flash } from "~/components/Flash";
 import { requireUser } from "~/lib/auth.server";
 import { APP_VERSION } from "~/lib/version.server";
-import { countUnreadMessages } from "~/models/chat.server";
+import { countUnreadMessages, markDelivered } from "~/models/chat.server";
 import { countPendingInvitations } from "~/models/invitation.server";
 import { useRootFlash, type RouteHandle } from "~/root";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  // Whatever was sent to the user has now reached their page (the sender sees "delivered").
+  await markDelivered(user.id);
   const [unreadMessages, pendingInvitations] = await Promise.all([
     countUnreadMessages(user.id),
     countPendingInvitations(user.email),

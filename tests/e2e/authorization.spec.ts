@@ -32,7 +32,7 @@ const appRoutes: Record<string, AppRoute> = {
     roles: SITE,
   },
   "/app/signup": { path: () => "/app/signup", roles: ALL },
-  "/app/chat": { path: () => "/app/chat", roles: ALL, pending: "issue 9" },
+  "/app/chat": { path: () => "/app/chat", roles: ALL },
   "/app/satable": { path: () => "/app/satable", roles: ["superadmin"] },
   "/app/invitation": { path: () => "/app/invitation", roles: ["abmadmin"] },
   "/app/clinicadmin": {
@@ -51,7 +51,7 @@ const appRoutes: Record<string, AppRoute> = {
     path: () => "/app/caresitesettingdashboard",
     roles: SITE,
   },
-  "/app/help": { path: () => "/app/help", roles: SITE, pending: "issue 9" },
+  "/app/help": { path: () => "/app/help", roles: SITE },
   "/app/Reports": { path: () => "/app/Reports", roles: SITE },
   "/app/PatientProfile": {
     path: () => `/app/PatientProfile?p=${patientParam()}`,

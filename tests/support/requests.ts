@@ -13,8 +13,19 @@ export class Browser {
     this.cookie = expired ? "" : pair.trim();
   }
 
-  get(path: string) {
-    return new Request(`http://localhost${path}`, { headers: this.headers() });
+  get(path: string, init: { signal?: AbortSignal } = {}) {
+    return new Request(`http://localhost${path}`, { headers: this.headers(), ...init });
+  }
+
+  /** A multipart post (a form with a file input). */
+  postMultipart(path: string, fields: Record<string, string | File>) {
+    const body = new FormData();
+    for (const [key, value] of Object.entries(fields)) body.append(key, value);
+    return new Request(`http://localhost${path}`, {
+      method: "POST",
+      headers: this.headers(),
+      body,
+    });
   }
 
   post(path: string, fields: Record<string, string | string[]>) {
@@ -31,12 +42,13 @@ export class Browser {
 
   /** Runs a loader or action; a thrown Response (redirect, 404) is returned like a returned one. */
   async run(
-    fn: (args: { request: Request; params: {}; context: {} }) => unknown,
+    fn: (args: { request: Request; params: Record<string, string>; context: {} }) => unknown,
     request: Request,
+    params: Record<string, string> = {},
   ) {
     let result: unknown;
     try {
-      result = await fn({ request, params: {}, context: {} });
+      result = await fn({ request, params, context: {} });
     } catch (thrown) {
       if (thrown instanceof Response) result = thrown;
       else throw thrown;

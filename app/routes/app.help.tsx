@@ -1,0 +1,78 @@
+// /app/help, the Help Center (spec 3 §2.11, §5 "Help", §8): care site staff (clinicadmin,
+// clinician) write to Customer Service. A valid post stores the message and queues its email
+// (models/help.server.ts), then comes back here with the spec's message; a bad one shows the form
+// again with what was typed.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLocation } from "@remix-run/react";
+import { HelpForm } from "~/components/HelpForm";
+import { requireRole } from "~/lib/auth.server";
+import { badRequest, clientIp } from "~/lib/http.server";
+import { logger } from "~/lib/logger.server";
+import { SITE_ROLES } from "~/lib/roles";
+import { redirectWithFlash } from "~/lib/session.server";
+import { sendHelpMessage } from "~/models/help.server";
+import type { RouteHandle } from "~/root";
+import {
+  helpFormErrors,
+  helpMessages,
+  helpSchema,
+  readHelpForm,
+  type HelpFormErrors,
+  type HelpFormValues,
+} from "~/validation/help";
+
+export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+
+export const handle: RouteHandle = { heading: "Help Center" };
+export const meta: MetaFunction = () => [{ title: "Help Center | ARC Connect" }];
+
+const HELP_PATH = "/app/help";
+const EMPTY: HelpFormValues = { subject: "", description: "" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, SITE_ROLES);
+  return null;
+}
+
+type ActionData = { values: HelpFormValues; errors?: HelpFormErrors; formError?: string };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireRole(request, SITE_ROLES);
+  const form = await request.formData().catch(() => badRequest());
+  const values = readHelpForm(form);
+  const parsed = helpSchema.safeParse(values);
+  if (!parsed.success) {
+    return data<ActionData>({ values, errors: helpFormErrors(parsed.error) }, { status: 400 });
+  }
+  try {
+    await sendHelpMessage(user, parsed.data, { ip: clientIp(request) });
+  } catch (error) {
+    logger.error("help message failed", { error, userId: user.id });
+    return data<ActionData>({ values, formError: helpMessages.failed }, { status: 500 });
+  }
+  return redirectWithFlash(request, HELP_PATH, "success", helpMessages.sent);
+}
+
+export default function HelpCenter() {
+  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const location = useLocation();
+  return (
+    <div className="card">
+      <div className="card-body">
+        <h2 className="h5">Contact Customer Service</h2>
+        <p className="text-muted">
+          Your message goes to Customer Service with your name, email and phone number, so that they
+          can get back to you.
+        </p>
+        <HelpForm
+          // A new answer or the page after a sent message re-creates the form with its values.
+          key={`${location.key}:${JSON.stringify(actionData ?? null)}`}
+          values={actionData?.values ?? EMPTY}
+          errors={actionData?.errors}
+          formError={actionData?.formError}
+        />
+      </div>
+    </div>
+  );
+}
