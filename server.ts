@@ -60,6 +60,18 @@ async function main() {
     getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
   });
 
+  // A response sent before its request's body was read (an upload refused for its size) ends the
+  // connection, and says so: the rest of the body is not read, and a browser that reused the
+  // connection for its next request would see it reset.
+  app.use((req, res, next) => {
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
+      if (!req.complete) this.setHeader("Connection", "close");
+      return writeHead.apply(this, args);
+    } as typeof writeHead;
+    next();
+  });
+
   // The device API (DEVICE-API.md) is JSON for machines: it goes straight to its Remix routes,
   // past the page middleware below (CSP nonces, page security headers, compression), which cost
   // a device request a good part of its time (docs/performance.md, "Device ingest").

@@ -22,9 +22,19 @@ export function onChatChange(userId: string, listener: () => void) {
   };
 }
 
-/** Ends every open stream (server shutdown: open streams would hold the HTTP server open). */
+let closing = false;
+
+/**
+ * Ends every open stream, and makes new ones end at once (server shutdown: open streams would
+ * hold the HTTP server open).
+ */
 export function closeChatStreams() {
+  closing = true;
   bus.emit(SHUTDOWN);
+}
+
+export function chatStreamsClosing() {
+  return closing;
 }
 
 export function onChatShutdown(listener: () => void) {

@@ -7,7 +7,7 @@
 // The session is checked every few seconds without counting as activity, so an open chat never
 // keeps an idle session alive.
 import { countUnreadMessages, markDelivered, markRead } from "~/models/chat.server";
-import { onChatChange, onChatShutdown } from "./chatEvents.server";
+import { chatStreamsClosing, onChatChange, onChatShutdown } from "./chatEvents.server";
 import { isSignedInSessionLive } from "./session.server";
 import { logger } from "./logger.server";
 
@@ -40,6 +40,12 @@ export function chatEventStream(
   who: { userId: string; sessionId: string; dialogId?: string },
 ) {
   const { userId, sessionId, dialogId } = who;
+  // Shutting down: the browser is told to try again shortly, when the next server is up.
+  if (chatStreamsClosing()) {
+    return new Response(`retry: ${RECONNECT_MS}\n\n`, {
+      headers: { ...HEADERS, Connection: "close" },
+    });
+  }
   let closed = false;
   let stop = () => {};
   const body = new ReadableStream<Uint8Array>({

@@ -61,7 +61,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const text = String(form.formData.get("text") ?? "");
   const sent = await sendMessage(user, dialog.id, { text, file: form.file });
   if (!sent.ok) return data({ error: sent.message, text }, 400);
-  return redirect(`/app/chat/${dialog.id}#latest`);
+  return redirect(`/app/chat/${dialog.id}`);
 }
 
 export default function Conversation() {
@@ -71,19 +71,13 @@ export default function Conversation() {
   const navigation = useNavigation();
   const sending = navigation.state === "submitting" && navigation.formAction === location.pathname;
   const formRef = useRef<HTMLFormElement>(null);
-  const listRef = useRef<HTMLOListElement>(null);
 
-  // With JavaScript: an empty form after a message went out, and the newest message in view.
+  // With JavaScript: an empty form after a message went out.
   const wasSending = useRef(false);
   useEffect(() => {
     if (wasSending.current && !sending && !failed) formRef.current?.reset();
     wasSending.current = sending;
   }, [sending, failed]);
-  const newest = messages.at(-1)?.id;
-  useEffect(() => {
-    const list = listRef.current;
-    if (list) list.scrollTop = list.scrollHeight;
-  }, [newest]);
 
   const here = `${location.pathname}${location.search}`;
   return (
@@ -93,64 +87,64 @@ export default function Conversation() {
           <h2 className="h6 mb-0">{dialog.name}</h2>
           {dialog.group ? <small className="text-muted">{dialog.members.join(", ")}</small> : null}
         </div>
-        <Link to={`${here}#latest`} className="btn btn-outline-secondary btn-sm">
+        <Link to={here} className="btn btn-outline-secondary btn-sm">
           Refresh
         </Link>
       </header>
-      <ol className="chat-messages list-unstyled flex-grow-1 p-3 mb-0" ref={listRef}>
-        {hasOlder ? (
-          <li className="text-center mb-3">
-            <Link to={`?pages=${pages + 1}`} className="btn btn-link btn-sm" preventScrollReset>
-              Load older messages
-            </Link>
-          </li>
-        ) : null}
-        {messages.length === 0 ? (
-          <li className="text-center text-muted my-4" id="latest">
-            Start your chat
-          </li>
-        ) : null}
-        {messages.map((m, index) => (
-          <li
-            key={m.id}
-            id={index === messages.length - 1 ? "latest" : undefined}
-            className={`chat-message mb-3 d-flex gap-2 ${m.own ? "own flex-row-reverse" : ""}`}
-            data-testid="chat-message"
-          >
-            {m.own ? null : (
-              <img
-                src={m.senderPhotoUrl}
-                alt=""
-                width={28}
-                height={28}
-                className="rounded-circle flex-shrink-0"
-              />
-            )}
-            <div className="chat-bubble">
-              {m.own ? null : <div className="small fw-semibold">{m.sender}</div>}
-              {m.attachments.length > 0 && m.body === ATTACHMENT_PLACEHOLDER ? null : (
-                <div className="chat-text">{m.body}</div>
+      {/* column-reverse (app.scss): the list opens scrolled to its newest message, without JS. */}
+      <div className="chat-scroll flex-grow-1">
+        <ol className="chat-messages list-unstyled p-3 mb-0">
+          {hasOlder ? (
+            <li className="text-center mb-3">
+              <Link to={`?pages=${pages + 1}`} className="btn btn-link btn-sm" preventScrollReset>
+                Load older messages
+              </Link>
+            </li>
+          ) : null}
+          {messages.length === 0 ? (
+            <li className="text-center text-muted my-4">Start your chat</li>
+          ) : null}
+          {messages.map((m) => (
+            <li
+              key={m.id}
+              className={`chat-message mb-3 d-flex gap-2 ${m.own ? "own flex-row-reverse" : ""}`}
+              data-testid="chat-message"
+            >
+              {m.own ? null : (
+                <img
+                  src={m.senderPhotoUrl}
+                  alt=""
+                  width={28}
+                  height={28}
+                  className="rounded-circle flex-shrink-0"
+                />
               )}
-              {m.attachments.map((a) => {
-                const src = `/app/chat/${dialog.id}/attachments/${a.id}`;
-                return (
-                  <a key={a.id} href={src} target="_blank" rel="noreferrer">
-                    <img src={src} alt="Attachment" className="chat-image mt-1" />
-                  </a>
-                );
-              })}
-              <div className="small text-muted mt-1">
-                {m.time}
-                {m.status ? (
-                  <span className="ms-2" data-testid="message-status">
-                    {m.status}
-                  </span>
-                ) : null}
+              <div className="chat-bubble">
+                {m.own ? null : <div className="small fw-semibold">{m.sender}</div>}
+                {m.attachments.length > 0 && m.body === ATTACHMENT_PLACEHOLDER ? null : (
+                  <div className="chat-text">{m.body}</div>
+                )}
+                {m.attachments.map((a) => {
+                  const src = `/app/chat/${dialog.id}/attachments/${a.id}`;
+                  return (
+                    <a key={a.id} href={src} target="_blank" rel="noreferrer">
+                      <img src={src} alt="Attachment" className="chat-image mt-1" />
+                    </a>
+                  );
+                })}
+                <div className="small text-muted mt-1">
+                  {m.time}
+                  {m.status ? (
+                    <span className="ms-2" data-testid="message-status">
+                      {m.status}
+                    </span>
+                  ) : null}
+                </div>
               </div>
-            </div>
-          </li>
-        ))}
-      </ol>
+            </li>
+          ))}
+        </ol>
+      </div>
       {dialog.canPost ? (
         <Form
           method="post"

@@ -98,7 +98,7 @@ export default function ChatPage() {
               {dialogs.map((d) => (
                 <li key={d.id}>
                   <NavLink
-                    to={`/app/chat/${d.id}${keep}#latest`}
+                    to={`/app/chat/${d.id}${keep}`}
                     className="chat-list-item d-flex gap-2 p-2 text-decoration-none"
                   >
                     <img

@@ -122,3 +122,76 @@ test("a restart keeps users, sessions and the session secret", async () => {
     await exited(second.child);
   }
 });
+
+test("an open chat stream does not hold up a shutdown; after the restart the page reconnects and catches up", async ({
+  browser,
+}) => {
+  const first = await start();
+  const secret = fs.readFileSync(path.join(DATA_DIR, "session-secret"), "utf8").trim();
+  const database = new Database(path.join(DATA_DIR, "arc.db"));
+  const now = Date.now();
+  const user = database.prepare(
+    `INSERT INTO "User" (id, username, email, phone, passwordHash, role, status, firstName, lastName, measuringUnit, country, createdAt, updatedAt)
+     VALUES (?, ?, ?, '15125550100', 'x', ?, 'active', ?, 'Stream', 'Imperial', 'United States', ?, ?)`,
+  );
+  user.run("stream-a", "stream.a", "stream.a@example.test", "abmadmin", "Ada", now, now);
+  user.run("stream-b", "stream.b", "stream.b@example.test", "superadmin", "Bo", now, now);
+  database
+    .prepare(
+      `INSERT INTO "Session" (id, userId, data, createdAt, authenticatedAt, lastSeenAt, expiresAt)
+       VALUES ('stream-session', 'stream-a', '{"userId":"stream-a"}', ?, ?, ?, ?)`,
+    )
+    .run(now, now, now, now + 3_600_000);
+  database
+    .prepare(`INSERT INTO "ChatDialog" (id, type, createdAt) VALUES ('stream-dialog', 3, ?)`)
+    .run(now);
+  for (const userId of ["stream-a", "stream-b"]) {
+    database
+      .prepare(
+        `INSERT INTO "ChatParticipant" (dialogId, userId, joinedAt) VALUES ('stream-dialog', ?, ?)`,
+      )
+      .run(userId, now);
+  }
+  const value = (
+    await createCookie("__arc_session", { secrets: [secret] }).serialize("stream-session")
+  )
+    .split(";")[0]
+    .slice("__arc_session=".length);
+
+  const context = await browser.newContext({ javaScriptEnabled: true });
+  await context.addCookies([{ name: "__arc_session", value, url: `http://127.0.0.1:${PORT}` }]);
+  const page = await context.newPage();
+  let stopped = false;
+  try {
+    await page.goto(`http://127.0.0.1:${PORT}/app/chat/stream-dialog`);
+    const html = page.locator("html");
+    await expect(html).toHaveAttribute("data-chat-stream", "open");
+
+    const stopping = Date.now();
+    first.child.kill("SIGTERM");
+    stopped = true;
+    expect(await exited(first.child)).toBe(0);
+    expect(first.output()).toContain("Stopped cleanly.");
+    expect(Date.now() - stopping).toBeLessThan(10_000);
+    await expect(html).toHaveAttribute("data-chat-stream", "reconnecting");
+
+    // Sent while the server was down (another instance, say): shown once the page is back.
+    database
+      .prepare(
+        `INSERT INTO "ChatMessage" (id, dialogId, senderId, body, createdAt) VALUES ('stream-msg', 'stream-dialog', 'stream-b', 'Sent during the restart', ?)`,
+      )
+      .run(Date.now());
+    const second = await start();
+    try {
+      await expect(html).toHaveAttribute("data-chat-stream", "open", { timeout: 15_000 });
+      await expect(page.getByTestId("chat-message")).toContainText("Sent during the restart");
+    } finally {
+      second.child.kill("SIGTERM");
+      await exited(second.child);
+    }
+  } finally {
+    if (!stopped) first.child.kill("SIGTERM");
+    database.close();
+    await context.close();
+  }
+});

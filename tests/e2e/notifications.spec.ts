@@ -5,28 +5,10 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import type { Download, Page } from "@playwright/test";
 import { formatDay, yesterdayInZone } from "../../app/lib/time";
-import { anyCareSiteId, createUser, db } from "./support/db";
+import { anyCareSiteId, createCareSite, createUser, db } from "./support/db";
 import { expect, test } from "./support/fixtures";
 
 const ZONE = "America/Chicago";
-
-function createCareSite() {
-  const id = `cs_${crypto.randomBytes(6).toString("hex")}`;
-  const name = `Notify Clinic ${crypto.randomBytes(3).toString("hex").replace(/\d/g, "q")}`;
-  const now = Date.now();
-  const database = db();
-  try {
-    database
-      .prepare(
-        `INSERT INTO "CareSite" (id, name, city, state, zip, country, status, timeZone, createdAt, updatedAt)
-         VALUES (?, ?, 'Austin', 'Texas', '78701', 'United States', 'active', ?, ?, ?)`,
-      )
-      .run(id, name, ZONE, now, now);
-  } finally {
-    database.close();
-  }
-  return { id, name };
-}
 
 function storedSettings(careSiteId: string) {
   const database = db();
@@ -99,7 +81,7 @@ test("the care site admin changes days, thresholds and recipients, and saves", a
   page,
   signInAs,
 }) => {
-  const site = createCareSite();
+  const site = createCareSite("Notify Clinic");
   const admin = await createUser("clinicadmin", { careSiteIds: [site.id] });
   await signInAs(admin.id);
 
@@ -169,7 +151,7 @@ test("a clinician sees the settings read-only, without Save, and cannot post", a
   page,
   signInAs,
 }) => {
-  const site = createCareSite();
+  const site = createCareSite("Notify Clinic");
   saveSettings(site.id, "lead@example.test");
   const clinician = await createUser("clinician", { careSiteIds: [site.id] });
   await signInAs(clinician.id);
@@ -206,7 +188,7 @@ test("the summary shows yesterday's table with its CSV, and the archive download
   page,
   signInAs,
 }) => {
-  const site = createCareSite();
+  const site = createCareSite("Notify Clinic");
   const admin = await createUser("clinicadmin", { careSiteIds: [site.id] });
   const now = new Date();
   const yesterday = yesterdayInZone(now, ZONE);

@@ -245,7 +245,7 @@ describe("sending and statuses", () => {
       }),
       { dialogId: id },
     );
-    expect(locationOf(sent)).toBe(`/app/chat/${id}#latest`);
+    expect(locationOf(sent)).toBe(`/app/chat/${id}`);
     const last = (await loadMessages(adminA, id)).messages.at(-1)!;
     expect(last.body).toBe(ATTACHMENT_PLACEHOLDER);
     expect(last.attachments).toHaveLength(1);

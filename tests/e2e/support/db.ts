@@ -67,6 +67,25 @@ export async function createUser(role: string, options: { careSiteIds?: string[]
   }
 }
 
+/** A new active care site in Chicago's zone; the name has no digits, so a search finds only it. */
+export function createCareSite(namePrefix = "E2E Clinic") {
+  const careSiteId = id("cs_");
+  const name = `${namePrefix} ${crypto.randomBytes(3).toString("hex").replace(/\d/g, "q")}`;
+  const now = Date.now();
+  const database = db();
+  try {
+    database
+      .prepare(
+        `INSERT INTO "CareSite" (id, name, city, state, zip, country, status, timeZone, createdAt, updatedAt)
+         VALUES (?, ?, 'Austin', 'Texas', '78701', 'United States', 'active', 'America/Chicago', ?, ?)`,
+      )
+      .run(careSiteId, name, now, now);
+  } finally {
+    database.close();
+  }
+  return { id: careSiteId, name };
+}
+
 export function anyCareSiteId() {
   const database = db();
   try {

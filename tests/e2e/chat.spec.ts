@@ -1,0 +1,239 @@
+// Messages (issue 9). With JavaScript, two people in two browser contexts: what one sends appears
+// for the other without a reload, and the sender sees it delivered, then read. Without it (and with
+// it), a conversation is started, a message and an image are sent and seen after the redirect, the
+// other person's Refresh shows them, and a too-large image and a non-image get their messages.
+// Outsiders get 404 for the conversation, its stream and its attachments; an expired session
+// shows the spec's alert (JavaScript) or the expired screen.
+import type { Browser, Page } from "@playwright/test";
+import sharp from "sharp";
+import { createCareSite, createSession, createUser, db } from "./support/db";
+import { expect, test } from "./support/fixtures";
+
+const jsOn = () => test.info().project.use.javaScriptEnabled !== false;
+
+type User = Awaited<ReturnType<typeof createUser>>;
+
+/** Two colleagues of a new care site: a care site admin and a clinician. */
+async function colleagues() {
+  const site = createCareSite("Chat Clinic");
+  const admin = await createUser("clinicadmin", { careSiteIds: [site.id] });
+  const clinician = await createUser("clinician", { careSiteIds: [site.id] });
+  return { admin, clinician };
+}
+
+/** A second signed-in browser, with JavaScript as in the test's project. */
+async function secondPage(browser: Browser, baseURL: string, user: User) {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: jsOn() });
+  await context.addCookies([
+    { name: "__arc_session", value: await createSession(user.id), url: baseURL },
+  ]);
+  return context.newPage();
+}
+
+/** New Message → the contact → the conversation. */
+async function startConversation(page: Page, contact: User) {
+  await page.goto("/app/chat");
+  await page.getByRole("link", { name: "New Message" }).click();
+  const picker = page.getByRole("dialog", { name: "New Message" });
+  await picker.getByLabel("Search contacts").fill(contact.username);
+  await picker.getByRole("button", { name: "Search" }).click();
+  await picker.getByRole("button", { name: new RegExp(contact.username) }).click();
+  await expect(
+    page.getByRole("heading", { level: 2, name: `Erin ${contact.username}` }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Chat window" }).getByText("Start your chat"),
+  ).toBeVisible();
+}
+
+function composer(page: Page) {
+  return page.getByRole("form", { name: "Send a message" });
+}
+
+async function send(page: Page, text: string) {
+  await composer(page).getByLabel("Message").fill(text);
+  await composer(page).getByRole("button", { name: "Send" }).click();
+}
+
+const messages = (page: Page) => page.getByTestId("chat-message");
+const listening = (page: Page) =>
+  expect(page.locator('html[data-chat-stream="open"]')).toBeAttached();
+
+test("a message appears for the other person without a reload; the sender sees delivered, then read", async ({
+  page,
+  signInAs,
+  browser,
+  baseURL,
+}) => {
+  test.skip(!jsOn(), "live updates are a JavaScript extra; without it the Refresh link is tested");
+  const { admin, clinician } = await colleagues();
+  await signInAs(admin.id);
+  const other = await secondPage(browser, baseURL!, clinician);
+
+  await startConversation(page, clinician);
+  // The clinician is on another page of the portal, listening.
+  await other.goto("/app/chat");
+  await listening(other);
+  await other.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+
+  await send(page, "Morning! Can you call the Hill patients today?");
+  const mine = messages(page).last();
+  await expect(mine).toContainText("Morning! Can you call the Hill patients today?");
+  await expect(composer(page).getByLabel("Message")).toHaveValue("");
+  // Received by the clinician's page: delivered, and the badges count it.
+  await expect(mine.getByTestId("message-status")).toHaveText("delivered");
+  const sideBar = other.getByRole("navigation", { name: "Main" });
+  await expect(sideBar.getByLabel("1 unread")).toBeVisible();
+  const conversations = other.getByRole("complementary", { name: "Conversations" });
+  await expect(conversations).toContainText("Morning! Can you call the Hill patients today?");
+
+  // The clinician opens it: read.
+  await conversations.getByRole("link", { name: new RegExp(`Erin ${admin.username}`) }).click();
+  await expect(messages(other).last()).toContainText("Can you call the Hill patients");
+  await expect(mine.getByTestId("message-status")).toHaveText("read");
+  await expect(sideBar.getByLabel("1 unread")).toHaveCount(0);
+
+  // And the answer arrives on the admin's open conversation by itself.
+  await listening(other);
+  await listening(page);
+  await send(other, "Will do.");
+  await expect(messages(page).last()).toContainText("Will do.");
+  await expect(messages(other).last().getByTestId("message-status")).toHaveText("read");
+  expect(
+    await other.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded),
+  ).toBe(true);
+  await other.context().close();
+});
+
+test("start a conversation, send a message and an image; Refresh shows them to the other; bad files get their messages", async ({
+  page,
+  signInAs,
+  browser,
+  baseURL,
+}) => {
+  const { admin, clinician } = await colleagues();
+  await signInAs(clinician.id);
+  await startConversation(page, admin);
+
+  await send(page, "Here is the photo of the settings screen.");
+  await expect(page).toHaveURL(/\/app\/chat\/[^/?#]+$/);
+  await expect(messages(page).last()).toContainText("Here is the photo of the settings screen.");
+
+  const png = await sharp({
+    create: { width: 40, height: 30, channels: 3, background: { r: 0, g: 120, b: 200 } },
+  })
+    .png()
+    .toBuffer();
+  await composer(page)
+    .getByLabel(/^Image/)
+    .setInputFiles({ name: "screen.png", mimeType: "image/png", buffer: png });
+  await composer(page).getByRole("button", { name: "Send" }).click();
+  const image = messages(page).last().getByRole("img", { name: "Attachment" });
+  await expect(image).toBeVisible();
+  expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(40);
+  await expect(messages(page)).toHaveCount(2);
+
+  // The other person, on the conversation: the Refresh link shows what arrived.
+  const other = await secondPage(browser, baseURL!, admin);
+  await other.goto(page.url());
+  await expect(messages(other)).toHaveCount(2);
+  await send(page, "Did you get it?");
+  await expect(messages(page)).toHaveCount(3);
+  await other.getByRole("link", { name: "Refresh" }).click();
+  await expect(messages(other).last()).toContainText("Did you get it?");
+  // Read: live with JavaScript, after a Refresh without.
+  if (!jsOn()) await page.getByRole("link", { name: "Refresh" }).click();
+  await expect(messages(page).last().getByTestId("message-status")).toHaveText("read");
+  await other.context().close();
+
+  // Too large, and not an image whatever its name: their messages, nothing sent.
+  await composer(page)
+    .getByLabel(/^Image/)
+    .setInputFiles({ name: "big.png", mimeType: "image/png", buffer: Buffer.alloc(2_100_000, 1) });
+  await composer(page).getByRole("button", { name: "Send" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Image is too large. Max size is 2 mb.");
+  await composer(page)
+    .getByLabel(/^Image/)
+    .setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("just text") });
+  await composer(page).getByLabel("Message").fill("see attached");
+  await composer(page).getByRole("button", { name: "Send" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "Only images can be attached (png, jpeg, jpg, gif or tiff).",
+  );
+  await expect(composer(page).getByLabel("Message")).toHaveValue("see attached");
+  // An empty message is not sent.
+  await composer(page)
+    .getByLabel(/^Image/)
+    .setInputFiles([]);
+  await composer(page).getByLabel("Message").fill("   ");
+  await composer(page).getByRole("button", { name: "Send" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Some required parameters are missing.");
+  await expect(messages(page)).toHaveCount(3);
+});
+
+test("someone outside a conversation gets 404 for it, its stream and its attachments", async ({
+  page,
+  signInAs,
+  browser,
+  baseURL,
+}) => {
+  const { admin, clinician } = await colleagues();
+  await signInAs(clinician.id);
+  await startConversation(page, admin);
+  const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#080" } })
+    .png()
+    .toBuffer();
+  await composer(page)
+    .getByLabel(/^Image/)
+    .setInputFiles({ name: "a.png", mimeType: "image/png", buffer: png });
+  await composer(page).getByRole("button", { name: "Send" }).click();
+  const src = await messages(page)
+    .last()
+    .getByRole("img", { name: "Attachment" })
+    .getAttribute("src");
+  const conversation = new URL(page.url()).pathname;
+
+  // A colleague of the same care site, not in this conversation.
+  const outsider = await createUser("clinician", {
+    careSiteIds: [
+      (
+        db().prepare(`SELECT careSiteId FROM "Membership" WHERE userId = ?`).get(admin.id) as {
+          careSiteId: string;
+        }
+      ).careSiteId,
+    ],
+  });
+  const other = await secondPage(browser, baseURL!, outsider);
+  for (const path of [conversation, `${conversation}/stream`, src!]) {
+    const response = await other.request.get(path);
+    expect(response.status(), path).toBe(404);
+  }
+  expect((await page.request.get(src!)).status()).toBe(200);
+  await other.context().close();
+});
+
+test("a session that expires with the chat open: the spec's alert, then the expired screen", async ({
+  page,
+  signInAs,
+}) => {
+  const { admin, clinician } = await colleagues();
+  await signInAs(admin.id);
+  await startConversation(page, clinician);
+  if (jsOn()) await listening(page);
+
+  const database = db();
+  database
+    .prepare(`UPDATE "Session" SET lastSeenAt = ? WHERE userId = ?`)
+    .run(Date.now() - 31 * 60_000, admin.id);
+  database.close();
+
+  if (jsOn()) {
+    const alert = page.waitForEvent("dialog", { timeout: 15_000 });
+    const dialog = await alert;
+    expect(dialog.message()).toBe("Session is expired, the page will be reload.");
+    await dialog.accept();
+  } else {
+    await page.getByRole("link", { name: "Refresh" }).click();
+  }
+  await expect(page.getByRole("heading", { name: "Your session has expired" })).toBeVisible();
+});
