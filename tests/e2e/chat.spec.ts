@@ -237,3 +237,44 @@ test("a session that expires with the chat open: the spec's alert, then the expi
   }
   await expect(page.getByRole("heading", { name: "Your session has expired" })).toBeVisible();
 });
+
+test("New group: several contacts, named 'Group dialog' unless named", async ({
+  page,
+  signInAs,
+}) => {
+  const site = createCareSite("Group Clinic");
+  const admin = await createUser("clinicadmin", { careSiteIds: [site.id] });
+  const first = await createUser("clinician", { careSiteIds: [site.id] });
+  const second = await createUser("clinician", { careSiteIds: [site.id] });
+  await signInAs(admin.id);
+  await page.goto("/app/chat");
+  await page.getByRole("link", { name: "New group" }).click();
+  const picker = page.getByRole("dialog", { name: "New group" });
+  // Nobody ticked: refused with a message.
+  await picker.getByRole("button", { name: "Create group" }).click();
+  await expect(page.getByText("Choose at least one contact for the group.")).toBeVisible();
+
+  await page
+    .getByRole("dialog", { name: "New group" })
+    .getByLabel(new RegExp(first.username))
+    .check();
+  await page
+    .getByRole("dialog", { name: "New group" })
+    .getByLabel(new RegExp(second.username))
+    .check();
+  await page
+    .getByRole("dialog", { name: "New group" })
+    .getByRole("button", { name: "Create group" })
+    .click();
+  const window = page.getByRole("region", { name: "Chat window" });
+  await expect(window.getByRole("heading", { level: 2 })).toHaveText("Group dialog");
+  await expect(window).toContainText(`Erin ${first.username}`);
+  await expect(window).toContainText(`Erin ${second.username}`);
+  await send(page, "Welcome to the team huddle.");
+  await expect(messages(page).last()).toContainText("Welcome to the team huddle.");
+  await expect(
+    page
+      .getByRole("complementary", { name: "Conversations" })
+      .getByRole("link", { name: /Group dialog/ }),
+  ).toContainText("Welcome to the team huddle.");
+});
