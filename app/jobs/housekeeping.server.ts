@@ -1,6 +1,8 @@
 import { prisma } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
 import { deliverPending } from "~/lib/outbox.server";
 import { purgeExpiredLogFiles } from "~/models/deviceLog.server";
+import { purgeOldDeviceStats } from "~/models/deviceStats.server";
 import { finaliseAdherenceJob } from "./adherence.server";
 import { dailySummaryJob } from "./dailySummary.server";
 import type { Job } from "./scheduler.server";
@@ -53,10 +55,18 @@ export const purgeDeviceLogs: Job = {
   run: (now) => purgeExpiredLogFiles(now),
 };
 
+/** Deletes device performance records older than DEVICE_STATS_RETENTION_DAYS (default 90). */
+export const purgeDeviceStats: Job = {
+  name: "purge-device-stats",
+  schedule: "30 3 * * *",
+  run: async (now) => ({ deleted: await purgeOldDeviceStats(env.deviceStatsRetentionDays, now) }),
+};
+
 export const jobs: Job[] = [
   purgeExpired,
   deliverOutbox,
   finaliseAdherenceJob,
   purgeDeviceLogs,
   dailySummaryJob,
+  purgeDeviceStats,
 ];

@@ -31,8 +31,13 @@ const schema = z.object({
   SMS_PROVIDER_TOKEN: z.string().optional(),
   DEVICE_LOG_KEYS: z.string().optional(),
   DEVICE_LOG_MAX_MB: z.coerce.number().positive().default(256),
+  DEVICE_STATS_PASSWORD: z.string().min(8).optional(),
+  DEVICE_STATS_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
   CUSTOMER_SERVICE_EMAIL: z.string().email().optional(),
 });
+
+/** /deviceStats' password outside production when DEVICE_STATS_PASSWORD is not set. */
+export const DEMO_DEVICE_STATS_PASSWORD = "device-stats-demo";
 
 /** Where Help Center messages go when CUSTOMER_SERVICE_EMAIL is not set. */
 export const DEFAULT_CUSTOMER_SERVICE_EMAIL = "customerservice@arcconnect.example";
@@ -74,6 +79,15 @@ function parse() {
     deviceLogKeys: resolveLogKeys(raw.DEVICE_LOG_KEYS, raw.NODE_ENV),
     /** The largest device log upload accepted (spec: at least 200 MB). */
     deviceLogMaxBytes: Math.floor(raw.DEVICE_LOG_MAX_MB * 1024 * 1024),
+    /**
+     * The internal password of /deviceStats. Outside production a documented demo password
+     * stands in; production has none, and the page stays shut until one is set.
+     */
+    deviceStatsPassword:
+      raw.DEVICE_STATS_PASSWORD ??
+      (raw.NODE_ENV === "production" ? null : DEMO_DEVICE_STATS_PASSWORD),
+    /** Device performance records older than this many days are deleted (daily job). */
+    deviceStatsRetentionDays: raw.DEVICE_STATS_RETENTION_DAYS,
     /** The Help Center's address (spec 3 §2.11): every help request is emailed there. */
     customerServiceEmail: raw.CUSTOMER_SERVICE_EMAIL ?? DEFAULT_CUSTOMER_SERVICE_EMAIL,
     /** Production sends help requests to the example address (the server warns at start). */

@@ -8,6 +8,7 @@ export type Limit = { max: number; windowMs: number; lockMs: number };
 export const limits = {
   password: { max: 10, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
   code: { max: 10, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
+  deviceStatsPassword: { max: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
 } satisfies Record<string, Limit>;
 
 export async function lockedUntil(key: string, now = new Date()) {

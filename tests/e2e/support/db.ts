@@ -86,6 +86,29 @@ export function createCareSite(namePrefix = "E2E Clinic") {
   return { id: careSiteId, name };
 }
 
+/** A provisioned device and its bearer token (only the token's sha256 is stored, as in production). */
+export function createDevice(serial: string, type: "cough" | "clear" = "cough") {
+  const deviceId = id("d_");
+  const token = crypto.randomBytes(32).toString("base64url");
+  const database = db();
+  try {
+    database
+      .prepare(
+        `INSERT INTO "Device" (id, serial, type, tokenHash, createdAt) VALUES (?, ?, ?, ?, ?)`,
+      )
+      .run(
+        deviceId,
+        serial,
+        type,
+        crypto.createHash("sha256").update(token).digest("hex"),
+        Date.now(),
+      );
+  } finally {
+    database.close();
+  }
+  return { id: deviceId, serial, token };
+}
+
 export function anyCareSiteId() {
   const database = db();
   try {

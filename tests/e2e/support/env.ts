@@ -11,6 +11,7 @@ export const E2E_DATA_DIR = path.resolve(
   process.env.E2E_PORT ? `e2e-${process.env.E2E_PORT}` : "e2e",
 );
 export const TEST_SESSION_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
+export const TEST_DEVICE_STATS_PASSWORD = "e2e-device-stats-password";
 
 /** The environment of a test server: production build, its own data directory. */
 export function serverEnv(dataDir: string, port: number): Record<string, string> {
@@ -24,6 +25,7 @@ export function serverEnv(dataDir: string, port: number): Record<string, string>
     RATE_LIMIT_SCALE: "100",
     // Production refuses the demo key unless configured: the tests' logs are made with it.
     DEVICE_LOG_KEYS: `demo:${DEMO_KEY_HEX}`,
+    DEVICE_STATS_PASSWORD: TEST_DEVICE_STATS_PASSWORD,
     PATH: process.env.PATH ?? "",
   };
 }

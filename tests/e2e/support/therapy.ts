@@ -8,7 +8,7 @@ import {
   STANDARD_PRESCRIPTION,
   type TherapyRecord,
 } from "../../../scripts/sim/client";
-import { createUser, db } from "./db";
+import { createDevice, createUser, db } from "./db";
 import { E2E_PORT } from "./env";
 
 const ZONE = "America/Chicago";
@@ -29,7 +29,6 @@ export async function careSiteWithTherapyPatient(options: { days?: number } = {}
   const now = Date.now();
   const siteId = id("cs_");
   const serial = id("E2E").toUpperCase();
-  const token = crypto.randomBytes(32).toString("base64url");
   const database = db();
   try {
     database
@@ -43,25 +42,20 @@ export async function careSiteWithTherapyPatient(options: { days?: number } = {}
   }
   const clinician = await createUser("clinician", { careSiteIds: [siteId] });
   const patient = await createUser("patient", { careSiteIds: [siteId] });
+  const device = createDevice(serial);
   const database2 = db();
   try {
-    const deviceId = id("d_");
-    database2
-      .prepare(
-        `INSERT INTO "Device" (id, serial, type, tokenHash, createdAt) VALUES (?, ?, 'cough', ?, ?)`,
-      )
-      .run(deviceId, serial, crypto.createHash("sha256").update(token).digest("hex"), now);
     database2
       .prepare(
         `INSERT INTO "Pairing" (id, deviceId, patientId, careSiteId, pairedAt) VALUES (?, ?, ?, ?, ?)`,
       )
-      .run(id("p_"), deviceId, patient.id, siteId, now - (days + 1) * DAY_MS);
+      .run(id("p_"), device.id, patient.id, siteId, now - (days + 1) * DAY_MS);
   } finally {
     database2.close();
   }
 
   // One completed therapy at 10:00 each of the last `days` days, sent that evening.
-  const client = new DeviceClient(`http://127.0.0.1:${E2E_PORT}`, serial, token);
+  const client = new DeviceClient(`http://127.0.0.1:${E2E_PORT}`, serial, device.token);
   const prescription = STANDARD_PRESCRIPTION;
   for (let ago = days; ago >= 1; ago--) {
     const [y, m, d] = chicagoDay(ago);
