@@ -1,7 +1,5 @@
 // Every route of the spec's route table (spec 1 §2.1-§2.2, spec 3 §2.1) tried as each staff role
-// and as a signed-out visitor. Routes whose screens have not landed yet are marked pending: their
-// role checks are expected to fail today, and Playwright fails the run once they pass, so whoever
-// builds the screen must take the pending mark off and keep the check.
+// and as a signed-out visitor.
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { anyCareSiteId, createSession, createUser, patientOf } from "./support/db";
 
@@ -11,7 +9,7 @@ const ALL = STAFF;
 const SITE = ["clinicadmin", "clinician"] as const;
 
 /** path: gets the visiting user's id (for routes about a user). */
-type AppRoute = { path: (self: string) => string; roles: readonly Staff[]; pending?: string };
+type AppRoute = { path: (self: string) => string; roles: readonly Staff[] };
 
 const careSiteId = () => anyCareSiteId();
 /** A patient with an accepted membership at anyCareSiteId() (the care site users are given). */
@@ -66,7 +64,7 @@ const appRoutes: Record<string, AppRoute> = {
 
 // Public routes: signed-in users are sent to /app, except the device tools, which are reachable
 // with or without a login (spec 1 §2.1, docs/decisions.md).
-type PublicRoute = { path: string; redirectsSignedIn: boolean; pending?: string };
+type PublicRoute = { path: string; redirectsSignedIn: boolean };
 const publicRoutes: PublicRoute[] = [
   { path: "/", redirectsSignedIn: true },
   { path: "/expired", redirectsSignedIn: true },
@@ -76,7 +74,7 @@ const publicRoutes: PublicRoute[] = [
   { path: "/signup", redirectsSignedIn: true },
   { path: "/acceptinvite", redirectsSignedIn: true },
   { path: "/decrypt", redirectsSignedIn: false },
-  { path: "/deviceStats", redirectsSignedIn: false, pending: "issue 10" },
+  { path: "/deviceStats", redirectsSignedIn: false },
   { path: "/dash", redirectsSignedIn: false },
 ];
 
@@ -98,7 +96,6 @@ for (const [name, route] of Object.entries(appRoutes)) {
   });
 
   test(`${name}: open to ${route.roles.join(", ")} only`, async ({ request }) => {
-    if (route.pending) test.fail(true, `pending: the screen lands with ${route.pending}`);
     for (const role of STAFF) {
       const visitor = await signIn(role);
       const response = await get(request, route.path(visitor.id), visitor.cookie);
@@ -112,7 +109,6 @@ for (const route of publicRoutes) {
   test(`${route.path}: public, ${route.redirectsSignedIn ? "signed-in users go to /app" : "open to everyone"}`, async ({
     request,
   }) => {
-    if (route.pending) test.fail(true, `pending: the screen lands with ${route.pending}`);
     expect((await get(request, route.path)).status(), "signed out").toBe(200);
     const signedIn = await get(request, route.path, (await signIn("clinician")).cookie);
     if (route.redirectsSignedIn) {
@@ -123,6 +119,20 @@ for (const route of publicRoutes) {
     }
   });
 }
+
+test("/deviceStats shows only its password box, and its export nothing, without the password", async ({
+  request,
+}) => {
+  const page = await get(request, "/deviceStats", (await signIn("superadmin")).cookie);
+  const html = await page.text();
+  expect(html).toContain('type="password"');
+  expect(html).not.toContain("<table");
+  for (const format of ["csv", "xlsx"]) {
+    const exported = await get(request, `/deviceStats/export?format=${format}`);
+    expect(exported.status()).toBe(302);
+    expect(exported.headers().location).toBe("/deviceStats");
+  }
+});
 
 test("/dev/outbox answers 404 in production", async ({ request }) => {
   expect((await get(request, "/dev/outbox")).status()).toBe(404);
