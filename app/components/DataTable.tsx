@@ -4,6 +4,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { pageCount, withParams } from "~/lib/listParams";
+import { SearchForm } from "./SearchForm";
 
 export type Column<R> = {
   key: string;
@@ -51,29 +52,16 @@ export function DataTable<R>({
     });
   const pageHref = (page: number) =>
     withParams(location.search, { [p("page")]: page === 1 ? null : String(page) });
-  const keep = [...new URLSearchParams(location.search).entries()].filter(
-    ([k]) => ![p("q"), p("page")].includes(k),
-  );
 
   return (
     <div>
-      <Form method="get" className="d-flex gap-2 mb-2" role="search">
-        {keep.map(([k, v]) => (
-          <input key={k} type="hidden" name={k} value={v} />
-        ))}
-        <input
-          type="search"
-          name={p("q")}
-          defaultValue={params.q}
-          placeholder={searchPlaceholder}
-          aria-label={searchPlaceholder}
-          className="form-control form-control-sm"
-          style={{ maxWidth: "22rem" }}
-        />
-        <button type="submit" className="btn btn-sm btn-outline-primary">
-          Search
-        </button>
-      </Form>
+      <SearchForm
+        name={p("q")}
+        label={searchPlaceholder}
+        defaultValue={params.q}
+        reset={[p("page")]}
+        className="d-flex gap-2 mb-2 data-table-search"
+      />
       <div className="table-responsive">
         <table className="table table-hover align-middle bg-white">
           {caption ? <caption className="visually-hidden">{caption}</caption> : null}

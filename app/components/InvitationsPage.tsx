@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-ru
 import { ConfirmDialog, Dialog, useCloseHref } from "~/components/Dialog";
 import { DataTable, type Column } from "~/components/DataTable";
 import { FormError } from "~/components/forms";
+import { SearchForm } from "~/components/SearchForm";
 import type { invitationsLoader } from "~/lib/invitationsFlow.server";
 import {
   invitationConfirmations,
@@ -423,24 +424,12 @@ function InviteDialog({
         </div>
       </Form>
       {cs && cs.anyAtAll ? (
-        <Form method="get" className="d-flex gap-2 mt-3" role="search">
-          {[...new URLSearchParams(location.search).entries()]
-            .filter(([k]) => k !== "cq")
-            .map(([k, v], i) => (
-              <input key={`${k}-${i}`} type="hidden" name={k} value={v} />
-            ))}
-          <input
-            type="search"
-            name="cq"
-            defaultValue={cs.cq}
-            placeholder="Search care site name"
-            aria-label="Search care site name"
-            className="form-control form-control-sm"
-          />
-          <button type="submit" className="btn btn-sm btn-outline-primary">
-            Search
-          </button>
-        </Form>
+        <SearchForm
+          name="cq"
+          label="Search care site name"
+          defaultValue={cs.cq}
+          className="d-flex gap-2 mt-3"
+        />
       ) : null}
     </Dialog>
   );

@@ -11,7 +11,7 @@ import type { Prisma } from "~/generated/prisma/client";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
 import { audit } from "~/models/audit.server";
 import { PAGE_SIZE, skipFor, type ListParams } from "~/lib/listParams";
-import { isSiteRole } from "~/lib/roles";
+import { isProviderRole, isSiteRole } from "~/lib/roles";
 import { dayInZone } from "~/lib/time";
 import { setCareSitePhoto } from "~/models/photo.server";
 import type { SavePhotoResult } from "~/lib/uploads.server";
@@ -43,8 +43,7 @@ export function sortsFor(role: EnrolledRole): readonly EnrolledSort[] {
 /** The CSV export takes the whole list; a care site of this size is far beyond any real one. */
 export const CSV_MAX_ROWS = 50_000;
 
-const PROVIDER_ADMINS: readonly string[] = ["superadmin", "abmadmin"];
-const isProviderAdmin = (actor: Actor) => PROVIDER_ADMINS.includes(actor.role);
+const isProviderAdmin = (actor: Actor) => isProviderRole(actor.role);
 
 /** Matches nothing: the scope of an actor who may not reach any care site here. */
 const NO_CARE_SITE: Prisma.CareSiteWhereInput = { id: { in: [] } };

@@ -1,7 +1,7 @@
 // Profile photos and care site pictures: who may see which, and replacing one. The files and
 // Upload rows are made by lib/uploads.server.ts.
 import { prisma, readWriteTransaction } from "~/lib/db.server";
-import { isStaffRole, STAFF_ROLES } from "~/lib/roles";
+import { isProviderRole, isStaffRole, STAFF_ROLES } from "~/lib/roles";
 import {
   deleteUpload,
   removeStoredFile,
@@ -11,8 +11,6 @@ import {
 import type { Prisma } from "~/generated/prisma/client";
 
 export type PhotoViewer = { id: string; role: string };
-
-const PROVIDER_ADMINS = ["superadmin", "abmadmin"];
 
 /**
  * The photos a viewer may see, as a where clause (so the rule cannot be forgotten by a caller):
@@ -31,7 +29,7 @@ function viewableBy(viewer: PhotoViewer): Prisma.UploadWhereInput {
   const viewerAccepted: Prisma.MembershipListRelationFilter = {
     some: { userId: viewer.id, status: "accepted" },
   };
-  const anySite = PROVIDER_ADMINS.includes(viewer.role);
+  const anySite = isProviderRole(viewer.role);
   const patient: Prisma.UserWhereInput = { role: { notIn: [...STAFF_ROLES] } };
   return {
     kind: { in: ["photo", "caresite"] },

@@ -18,7 +18,7 @@ import { requireRole } from "~/lib/auth.server";
 import { badRequest, clientIp, forbidden, notFoundUnless } from "~/lib/http.server";
 import { pageCount, readListParams } from "~/lib/listParams";
 import { photoUrl } from "~/lib/photoUrl";
-import { invitationsPath, isSiteRole, STAFF_ROLES } from "~/lib/roles";
+import { invitationsPath, isProviderRole, isSiteRole, STAFF_ROLES } from "~/lib/roles";
 import { commitSession, flash, getSession } from "~/lib/session.server";
 import {
   CARE_SITE_SORTS,
@@ -50,8 +50,7 @@ export const handle: RouteHandle = {
   heading: (role) => (isSiteRole(role) ? "Care Site Dashboard" : "Dashboard"),
 };
 
-const ADMIN_ROLES = ["superadmin", "abmadmin"] as const;
-const isAdmin = (role: string) => (ADMIN_ROLES as readonly string[]).includes(role);
+const isAdmin = isProviderRole;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRole(request, STAFF_ROLES);

@@ -4,8 +4,9 @@
 // ?cq= searches the contacts) that post to /app/chat/new. With JavaScript the list, statuses and
 // badges follow the chat stream (components/AppShell.tsx useChatStream); without it a Refresh link.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { Dialog, useCloseHref } from "~/components/Dialog";
+import { SearchForm } from "~/components/SearchForm";
 import { requireRole } from "~/lib/auth.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { ROLE_NAMES, STAFF_ROLES } from "~/lib/roles";
@@ -58,7 +59,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function ChatPage() {
   const { q, dialogs, picker } = useLoaderData<typeof loader>();
-  const location = useLocation();
   const keep = q ? `?q=${encodeURIComponent(q)}` : "";
   return (
     <div className="chat-page card">
@@ -72,25 +72,13 @@ export default function ChatPage() {
               New group
             </Link>
           </div>
-          <Form method="get" action={location.pathname} className="p-2 border-bottom">
-            <label htmlFor="chat-search" className="visually-hidden">
-              Search conversations
-            </label>
-            <div className="input-group input-group-sm">
-              <input
-                id="chat-search"
-                type="search"
-                name="q"
-                defaultValue={q}
-                placeholder="Search by name"
-                className="form-control"
-                maxLength={100}
-              />
-              <button type="submit" className="btn btn-outline-secondary">
-                Search
-              </button>
-            </div>
-          </Form>
+          <SearchForm
+            name="q"
+            label="Search conversations"
+            placeholder="Search by name"
+            defaultValue={q}
+            className="d-flex gap-2 p-2 border-bottom"
+          />
           {dialogs.length === 0 ? (
             <p className="p-3 text-muted mb-0">No messages found</p>
           ) : (
@@ -146,30 +134,15 @@ type Picker = NonNullable<Awaited<ReturnType<typeof loader>>["picker"]>;
 
 function ContactPicker({ picker }: { picker: Picker }) {
   const closeHref = useCloseHref(["dialog", "cq"]);
-  const location = useLocation();
   const group = picker.kind === "group";
   return (
     <Dialog title={group ? "New group" : "New Message"} closeHref={closeHref}>
-      <Form method="get" action={location.pathname} className="mb-3">
-        <input type="hidden" name="dialog" value={picker.kind} />
-        <label htmlFor="contact-search" className="visually-hidden">
-          Search contacts
-        </label>
-        <div className="input-group input-group-sm">
-          <input
-            id="contact-search"
-            type="search"
-            name="cq"
-            defaultValue={picker.search}
-            placeholder="Search contacts"
-            className="form-control"
-            maxLength={100}
-          />
-          <button type="submit" className="btn btn-outline-secondary">
-            Search
-          </button>
-        </div>
-      </Form>
+      <SearchForm
+        name="cq"
+        label="Search contacts"
+        defaultValue={picker.search}
+        className="d-flex gap-2 mb-3"
+      />
       {picker.contacts.length === 0 ? (
         <p className="text-muted mb-0">No contacts found</p>
       ) : group ? (

@@ -11,6 +11,7 @@ import { useDirtyForm } from "~/components/useDirtyForm";
 import { requireRole } from "~/lib/auth.server";
 import { badRequest, clientIp, notFound, notFoundUnless } from "~/lib/http.server";
 import { photoUrl } from "~/lib/photoUrl";
+import { PROVIDER_ROLES } from "~/lib/roles";
 import { commitSession, flash, getSession } from "~/lib/session.server";
 import {
   getCareSiteProfile,
@@ -25,14 +26,12 @@ export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
 export const handle: RouteHandle = { heading: "Care Site Profile" };
 export const meta: MetaFunction = () => [{ title: "Care Site Profile | ARC Connect" }];
 
-const PROVIDER_ADMINS = ["superadmin", "abmadmin"] as const;
-
 function careSiteIdOf(request: Request) {
   return new URL(request.url).searchParams.get("c_id") ?? "";
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRole(request, PROVIDER_ADMINS);
+  const user = await requireRole(request, PROVIDER_ROLES);
   const careSiteId = careSiteIdOf(request);
   const site = notFoundUnless(careSiteId ? await getCareSiteProfile(user, careSiteId) : null);
   const admins = await listActiveCareSiteAdmins(user, site.id);
@@ -44,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, PROVIDER_ADMINS);
+  const user = await requireRole(request, PROVIDER_ROLES);
   const careSiteId = careSiteIdOf(request);
   const site = notFoundUnless(careSiteId ? await getCareSiteProfile(user, careSiteId) : null);
   const form = await request.formData().catch(() => badRequest());

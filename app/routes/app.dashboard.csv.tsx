@@ -13,7 +13,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const list = url.searchParams.get("list");
   notFoundUnless((CATEGORIES as readonly string[]).includes(list ?? ""));
   const { csv, fileName } = await dashboardCsv(careSite.id, list as Category, url.searchParams);
-  await audit({ actorId: user.id, action: "dashboard.exported", careSiteId: careSite.id, detail: { list } });
+  await audit({
+    actorId: user.id,
+    action: "dashboard.exported",
+    careSiteId: careSite.id,
+    detail: { list },
+  });
   return new Response(csv, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

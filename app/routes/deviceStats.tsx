@@ -8,6 +8,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ConfirmDialog, Dialog, useCloseHref } from "~/components/Dialog";
+import { SearchForm } from "~/components/SearchForm";
 import {
   closeDeviceStats,
   DEVICE_STATS_PATH,
@@ -224,24 +225,12 @@ function StatsView({ stats }: { stats: Stats }) {
         </div>
       ) : null}
       <div className="d-flex flex-wrap gap-2 align-items-end mb-3">
-        <Form method="get" className="d-flex gap-2" role="search">
-          <Hidden values={{ ...keep, size: String(stats.size) }} />
-          <label htmlFor="stats-search" className="visually-hidden">
-            Search
-          </label>
-          <input
-            id="stats-search"
-            type="search"
-            name="q"
-            defaultValue={stats.q}
-            placeholder="Search"
-            className="form-control form-control-sm"
-            maxLength={100}
-          />
-          <button type="submit" className="btn btn-outline-primary btn-sm">
-            Search
-          </button>
-        </Form>
+        <SearchForm
+          name="q"
+          label="Search"
+          defaultValue={stats.q}
+          reset={["page", "dialog", "id", "deleted"]}
+        />
         <Link to={`${DEVICE_STATS_PATH}${search}`} className="btn btn-outline-secondary btn-sm">
           Refresh
         </Link>
