@@ -59,7 +59,13 @@ export const purgeDeviceLogs: Job = {
 export const purgeDeviceStats: Job = {
   name: "purge-device-stats",
   schedule: "30 3 * * *",
-  run: async (now) => ({ deleted: await purgeOldDeviceStats(env.deviceStatsRetentionDays, now) }),
+  async run(now) {
+    const deleted = await purgeOldDeviceStats(env.deviceStatsRetentionDays, now);
+    // Keeps the query planner's statistics current (SQLite's advice for long-lived connections),
+    // so the device statistics queries keep choosing their indexes as the table grows.
+    await prisma.$executeRawUnsafe("PRAGMA optimize");
+    return { deleted };
+  },
 };
 
 export const jobs: Job[] = [

@@ -228,6 +228,7 @@ function StatsView({ stats }: { stats: Stats }) {
         <SearchForm
           name="q"
           label="Search"
+          placeholder="Search device ID"
           defaultValue={stats.q}
           reset={["page", "dialog", "id", "deleted"]}
         />

@@ -38,8 +38,15 @@ async function insertStats(
     profile?: unknown;
   }[],
 ) {
+  // Records arrive through the device API, so their device is provisioned.
+  const { id: deviceId } = await prisma.device.upsert({
+    where: { serial: device },
+    create: { serial: device, type: "cough", tokenHash: "not-a-real-token" },
+    update: {},
+  });
   await prisma.deviceStat.createMany({
     data: rows.map((r) => ({
+      deviceId,
       serial: device,
       deviceType: "cough",
       core: r.core ?? "Single",
