@@ -160,6 +160,76 @@ describe("list and averages", () => {
   });
 });
 
+describe("averages from hourly sums", () => {
+  /** The six averages straight from the records, as SQLite's AVG computes them. */
+  async function rawAverages(start: Date, end: Date) {
+    const rows = await prisma.$queryRaw<
+      { core: string; m: number | null; c: number | null; t: number | null }[]
+    >`
+      SELECT "core", AVG("memoryUsage") AS m, AVG("cpuUsage") AS c, AVG("temperature") AS t
+      FROM "DeviceStat" WHERE "createdAt" >= ${start.getTime()} AND "createdAt" <= ${end.getTime()}
+        AND "core" IN ('Single', 'Dual') GROUP BY "core"`;
+    const round = (v: number | null | undefined) => (v == null ? null : Math.round(v * 100) / 100);
+    const of = (core: string) => rows.find((r) => r.core === core);
+    return {
+      averageSingleCoreMemoryUsage: round(of("Single")?.m),
+      averageSingleCoreCpuUsage: round(of("Single")?.c),
+      averageSingleCoreTemp: round(of("Single")?.t),
+      averageDualCoreMemoryUsage: round(of("Dual")?.m),
+      averageDualCoreCpuUsage: round(of("Dual")?.c),
+      averageDualCoreTemp: round(of("Dual")?.t),
+    };
+  }
+
+  it("match the records' own averages over whole and partial hours, after deletes and changes", async () => {
+    const device = serial();
+    // Five hours of a day no other test writes to, a record every 7 minutes, some values missing.
+    const base = Date.UTC(2024, 0, 3, 10, 0, 0);
+    await insertStats(
+      device,
+      Array.from({ length: 43 }, (_, k) => ({
+        at: new Date(base + k * 7 * MINUTE + 13_000),
+        core: k % 3 ? "Single" : "Dual",
+        memory: k % 5 === 0 ? undefined : 30 + ((k * 37) % 41),
+        cpu: 10 + ((k * 13) % 29),
+        temp: k % 4 === 0 ? undefined : 40 + (k % 7),
+      })),
+    );
+    const ranges = [
+      [new Date(base + 17 * MINUTE), new Date(base + 4 * 60 * MINUTE + 43 * MINUTE + 30_000)],
+      [new Date(base), new Date(base + 3 * 60 * MINUTE - 1)],
+      [new Date(base + 61 * MINUTE), new Date(base + 119 * MINUTE)],
+      [new Date(base - 60 * MINUTE), new Date(base + 6 * 60 * MINUTE)],
+    ] as const;
+    const check = async () => {
+      for (const [start, end] of ranges) {
+        expect(await deviceStatAverages({ start, end, q: "" })).toEqual(
+          await rawAverages(start, end),
+        );
+      }
+    };
+    await check();
+    const someIds = await prisma.deviceStat.findMany({
+      where: { serial: device },
+      select: { id: true },
+      orderBy: { id: "asc" },
+      take: 9,
+    });
+    await prisma.deviceStat.deleteMany({
+      where: { id: { in: someIds.slice(0, 6).map((r) => r.id) } },
+    });
+    await prisma.deviceStat.update({
+      where: { id: someIds[7].id },
+      data: { core: "Dual", memoryUsage: 99, createdAt: new Date(base + 200 * MINUTE) },
+    });
+    await check();
+    expect(
+      (await deviceStatAverages({ start: ranges[0][0], end: ranges[0][1], q: "" }))
+        .averageDualCoreMemoryUsage,
+    ).not.toBeNull();
+  });
+});
+
 describe("the page", () => {
   it("shows only the password box until the right password; wrong ones are refused, then locked", async () => {
     const browser = new Browser(`203.0.113.${crypto.randomInt(1, 250)}`);
