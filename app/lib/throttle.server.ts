@@ -52,6 +52,8 @@ export const rates = {
   availabilityPerIp: { max: 120, windowMs: 10 * 60_000 },
   registrationPerIp: { max: 10, windowMs: 60 * 60_000 },
   codeSendPerUser: { max: 10, windowMs: 60 * 60_000 },
+  /** The public decrypt tool: uploads per client address. */
+  decryptUploadPerIp: { max: 30, windowMs: 60 * 60_000 },
 } satisfies Record<string, Rate>;
 
 export const TOO_MANY_REQUESTS = "Too many requests. Please wait a few minutes and try again.";

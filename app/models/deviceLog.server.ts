@@ -15,6 +15,7 @@ import { stringQuoteOnlyIfNecessary } from "@json2csv/formatters";
 import { prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
+import { TOO_MANY_REQUESTS } from "~/lib/throttle.server";
 import { DECRYPT_DIALOG } from "~/lib/decryptDialog";
 import { rangeMessages } from "~/lib/dateRange";
 import {
@@ -54,7 +55,8 @@ const UPLOAD_IDLE_MS = 30_000;
 /** A part-written upload older than this was cut off by a crash or restart. */
 const STALE_INCOMING_MS = 3_600_000;
 
-export type UploadFailure = DeviceLogOutcome | "fileName" | "missing" | "tooLarge" | "failed";
+export type UploadFailure =
+  DeviceLogOutcome | "fileName" | "missing" | "tooLarge" | "failed" | "busy";
 
 export function uploadFailureMessage(failure: UploadFailure) {
   switch (failure) {
@@ -66,6 +68,8 @@ export function uploadFailureMessage(failure: UploadFailure) {
       return `The file is too large. Log files up to ${Math.floor(env.deviceLogMaxBytes / 1048576)} MB are accepted.`;
     case "failed":
       return "Something Went Wrong, Please Try Again!";
+    case "busy":
+      return TOO_MANY_REQUESTS;
     default:
       return OUTCOME_MESSAGES[failure];
   }
@@ -79,6 +83,7 @@ const UPLOAD_FAILURES = new Set<string>([
   "missing",
   "tooLarge",
   "failed",
+  "busy",
 ]);
 export const isUploadFailure = (text: string | null): text is UploadFailure =>
   text !== null && UPLOAD_FAILURES.has(text);

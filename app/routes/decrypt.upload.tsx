@@ -1,23 +1,29 @@
 // POST /decrypt/upload: the decrypt dialog's upload (spec 3 §2.8, §7.4), from the landing page
 // and the Patients page. The file streams through the decrypter into DATA_DIR; the answer is a
 // redirect back to the dialog: its result view (?log=<uuid>) or the refusal's message (?error=).
+// The tool is public, so uploads are limited per client address (30 an hour).
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { getOptionalUser } from "~/lib/auth.server";
+import { clientIp } from "~/lib/http.server";
+import { consumeForIp, rates } from "~/lib/throttle.server";
 import { receiveLogUpload } from "~/models/deviceLog.server";
 import { decryptDialogHref, readDialogOrigin } from "~/lib/decryptDialog";
 
 export const loader = () => redirect(decryptDialogHref("/"));
 
+// A body refused unread (rate limit, over the size limit, stalled, no upload slot free) cannot be
+// read on this connection: close it.
+const CLOSE = { headers: { Connection: "close" } };
+
 export async function action({ request }: ActionFunctionArgs) {
   const origin = readDialogOrigin(new URL(request.url).searchParams.get("back"));
+  if (!(await consumeForIp(clientIp(request), "decrypt", rates.decryptUploadPerIp))) {
+    return redirect(decryptDialogHref(origin, { error: "busy" }), CLOSE);
+  }
   const user = await getOptionalUser(request);
   const result = await receiveLogUpload(request, { uploadedById: user?.id });
   if (result.ok) return redirect(decryptDialogHref(origin, { log: result.id }));
-  // A body refused unread (over the limit, stalled, or no upload slot free) cannot be read on
-  // this connection: close it.
   const unread = result.failure === "tooLarge" || result.failure === "failed";
-  return redirect(decryptDialogHref(origin, { error: result.failure }), {
-    headers: unread ? { Connection: "close" } : undefined,
-  });
+  return redirect(decryptDialogHref(origin, { error: result.failure }), unread ? CLOSE : undefined);
 }

@@ -18,6 +18,7 @@ import {
   LOG_FILE_LIFETIME_MS,
   loadDecryptDialog,
   purgeExpiredLogFiles,
+  uploadFailureMessage,
 } from "~/models/deviceLog.server";
 import { startDecryptServer } from "../support/decryptServer";
 import { createUser } from "../support/factories";
@@ -521,6 +522,35 @@ describe("POST /decrypt/upload: bodies that do not arrive whole", () => {
 
     const uuid = await uploadedId(KNOWN_NAME, knownLog());
     expect(await kept()).toEqual({ rows: 1, files: [`${uuid}.log`], incoming: [] });
+  });
+
+  it("limits uploads per client address: the 31st within the hour is refused unread", async () => {
+    const from = `203.0.113.${Math.floor(Math.random() * 200) + 20}`;
+    const send = async () => {
+      const form = new FormData();
+      form.append(LOG_FILE_FIELD, new Blob([knownLog()]), "not-a-log-name.csv");
+      const response = await fetch(`${server.url}/decrypt/upload`, {
+        method: "POST",
+        body: form,
+        headers: { "x-arc-client-ip": from },
+        redirect: "manual",
+      });
+      await response.arrayBuffer();
+      return {
+        location: response.headers.get("location"),
+        connection: response.headers.get("connection"),
+      };
+    };
+    for (let i = 1; i <= 30; i++) {
+      expect((await send()).location).toBe("/?dialog=decrypt&error=fileName");
+    }
+    expect(await send()).toEqual({ location: "/?dialog=decrypt&error=busy", connection: "close" });
+    expect(uploadFailureMessage("busy")).toBe(
+      "Too many requests. Please wait a few minutes and try again.",
+    );
+    // Another address is not affected.
+    expect(await upload(KNOWN_NAME, knownLog())).toMatchObject({ status: 302 });
+    expect(server.failures).toEqual([]);
   });
 
   it("a declared 2 GB body is refused before it is read, on a closed connection", async () => {
