@@ -8,6 +8,7 @@ import compression from "compression";
 import express from "express";
 import helmet from "helmet";
 import morgan from "morgan";
+import { closeWhenBodyUnread } from "./app/lib/connection.server";
 import { applyMigrations, readMigrations } from "./app/lib/migrate.server";
 
 installGlobals({ nativeFetch: true });
@@ -60,15 +61,8 @@ async function main() {
     getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
   });
 
-  // A response sent before its request's body was read (an upload refused for its size) ends the
-  // connection, and says so: the rest of the body is not read, and a browser that reused the
-  // connection for its next request would see it reset.
   app.use((req, res, next) => {
-    const writeHead = res.writeHead;
-    res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
-      if (!req.complete) this.setHeader("Connection", "close");
-      return writeHead.apply(this, args);
-    } as typeof writeHead;
+    closeWhenBodyUnread(req, res);
     next();
   });
 

@@ -251,8 +251,6 @@ export async function listDialogs(user: ChatUser, search = "") {
     .map(({ sortKey: _sortKey, ...d }) => d);
 }
 
-export type DialogListItem = Awaited<ReturnType<typeof listDialogs>>[number];
-
 /** Whether the user shares accepted sharing with at least one other participant (docs/decisions.md). */
 async function mayPost(user: ChatUser, dialog: DialogRow) {
   const others = dialog.participants.map((p) => p.userId).filter((id) => id !== user.id);
@@ -329,8 +327,6 @@ export async function loadMessages(user: ChatUser, dialogId: string, pages = 1) 
     });
   return { messages, hasOlder: rows.length > take, pages: take / CHAT_PAGE_SIZE };
 }
-
-export type ChatMessageView = Awaited<ReturnType<typeof loadMessages>>["messages"][number];
 
 async function othersIn(dialogIds: string[], userId: string) {
   const rows = await prisma.chatParticipant.findMany({

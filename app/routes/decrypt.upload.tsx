@@ -10,20 +10,16 @@ import { consumeForIp, rates } from "~/lib/throttle.server";
 import { receiveLogUpload } from "~/models/deviceLog.server";
 import { decryptDialogHref, readDialogOrigin } from "~/lib/decryptDialog";
 
+// A body refused unread gets `Connection: close` (lib/connection.server.ts, in server.ts).
 export const loader = () => redirect(decryptDialogHref("/"));
-
-// A body refused unread (rate limit, over the size limit, stalled, no upload slot free) cannot be
-// read on this connection: close it.
-const CLOSE = { headers: { Connection: "close" } };
 
 export async function action({ request }: ActionFunctionArgs) {
   const origin = readDialogOrigin(new URL(request.url).searchParams.get("back"));
   if (!(await consumeForIp(clientIp(request), "decrypt", rates.decryptUploadPerIp))) {
-    return redirect(decryptDialogHref(origin, { error: "busy" }), CLOSE);
+    return redirect(decryptDialogHref(origin, { error: "busy" }));
   }
   const user = await getOptionalUser(request);
   const result = await receiveLogUpload(request, { uploadedById: user?.id });
   if (result.ok) return redirect(decryptDialogHref(origin, { log: result.id }));
-  const unread = result.failure === "tooLarge" || result.failure === "failed";
-  return redirect(decryptDialogHref(origin, { error: result.failure }), unread ? CLOSE : undefined);
+  return redirect(decryptDialogHref(origin, { error: result.failure }));
 }

@@ -55,6 +55,20 @@ async function send(page: Page, text: string) {
   await composer(page).getByRole("button", { name: "Send" }).click();
 }
 
+/** Chooses a file for the image input (null: none), then sends the form. */
+async function sendFile(page: Page, file: { name: string; buffer: Buffer } | null) {
+  await composer(page)
+    .getByLabel(/^Image/)
+    .setInputFiles(file ? { ...file, mimeType: "image/png" } : []);
+  await composer(page).getByRole("button", { name: "Send" }).click();
+}
+
+function png(width: number, height: number) {
+  return sharp({ create: { width, height, channels: 3, background: { r: 0, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
+}
+
 const messages = (page: Page) => page.getByTestId("chat-message");
 const listening = (page: Page) =>
   expect(page.locator('html[data-chat-stream="open"]')).toBeAttached();
@@ -119,15 +133,7 @@ test("start a conversation, send a message and an image; Refresh shows them to t
   await expect(page).toHaveURL(/\/app\/chat\/[^/?#]+$/);
   await expect(messages(page).last()).toContainText("Here is the photo of the settings screen.");
 
-  const png = await sharp({
-    create: { width: 40, height: 30, channels: 3, background: { r: 0, g: 120, b: 200 } },
-  })
-    .png()
-    .toBuffer();
-  await composer(page)
-    .getByLabel(/^Image/)
-    .setInputFiles({ name: "screen.png", mimeType: "image/png", buffer: png });
-  await composer(page).getByRole("button", { name: "Send" }).click();
+  await sendFile(page, { name: "screen.png", buffer: await png(40, 30) });
   const image = messages(page).last().getByRole("img", { name: "Attachment" });
   await expect(image).toBeVisible();
   expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(40);
@@ -147,26 +153,17 @@ test("start a conversation, send a message and an image; Refresh shows them to t
   await other.context().close();
 
   // Too large, and not an image whatever its name: their messages, nothing sent.
-  await composer(page)
-    .getByLabel(/^Image/)
-    .setInputFiles({ name: "big.png", mimeType: "image/png", buffer: Buffer.alloc(2_100_000, 1) });
-  await composer(page).getByRole("button", { name: "Send" }).click();
+  await sendFile(page, { name: "big.png", buffer: Buffer.alloc(2_100_000, 1) });
   await expect(page.getByRole("alert")).toHaveText("Image is too large. Max size is 2 mb.");
-  await composer(page)
-    .getByLabel(/^Image/)
-    .setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("just text") });
   await composer(page).getByLabel("Message").fill("see attached");
-  await composer(page).getByRole("button", { name: "Send" }).click();
+  await sendFile(page, { name: "notes.png", buffer: Buffer.from("just text") });
   await expect(page.getByRole("alert")).toHaveText(
     "Only images can be attached (png, jpeg, jpg, gif or tiff).",
   );
   await expect(composer(page).getByLabel("Message")).toHaveValue("see attached");
   // An empty message is not sent.
-  await composer(page)
-    .getByLabel(/^Image/)
-    .setInputFiles([]);
   await composer(page).getByLabel("Message").fill("   ");
-  await composer(page).getByRole("button", { name: "Send" }).click();
+  await sendFile(page, null);
   await expect(page.getByRole("alert")).toHaveText("Some required parameters are missing.");
   await expect(messages(page)).toHaveCount(3);
 });
@@ -180,13 +177,7 @@ test("someone outside a conversation gets 404 for it, its stream and its attachm
   const { admin, clinician } = await colleagues();
   await signInAs(clinician.id);
   await startConversation(page, admin);
-  const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#080" } })
-    .png()
-    .toBuffer();
-  await composer(page)
-    .getByLabel(/^Image/)
-    .setInputFiles({ name: "a.png", mimeType: "image/png", buffer: png });
-  await composer(page).getByRole("button", { name: "Send" }).click();
+  await sendFile(page, { name: "a.png", buffer: await png(4, 4) });
   const src = await messages(page)
     .last()
     .getByRole("img", { name: "Attachment" })

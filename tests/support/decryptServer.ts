@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { closeWhenBodyUnread } from "~/lib/connection.server";
 import { loader as csvLoader } from "~/routes/decrypt.csv";
 import { action as uploadAction } from "~/routes/decrypt.upload";
 
@@ -34,6 +35,7 @@ export async function startDecryptServer() {
   /** Errors that were neither a Response nor a client going away: a test should see none. */
   const failures: unknown[] = [];
   const server = http.createServer(async (req, res) => {
+    closeWhenBodyUnread(req, res);
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     let response: Response;
     try {
