@@ -1,184 +1,26 @@
-// The one Node process: HTTP (express + Remix), the scheduled jobs, graceful shutdown.
-import crypto from "node:crypto";
-import fs from "node:fs";
+// The portal from a checkout: `node build/server.js [command]` (scripts/build-server.mjs compiles
+// this file) and `npm run dev`. The release binary has its own entry (scripts/binary/main.ts).
 import path from "node:path";
-import { createRequestHandler } from "@remix-run/express";
-import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/node";
-import compression from "compression";
-import express from "express";
-import helmet from "helmet";
-import morgan from "morgan";
-import { closeWhenBodyUnread } from "./app/lib/connection.server";
-import { applyMigrations, readMigrations } from "./app/lib/migrate.server";
+import type { ServerBuild } from "@remix-run/node";
+import { runCli } from "./server/cli";
 
-installGlobals({ nativeFetch: true });
-
-type AppEntry = {
-  startBackground(options?: { jobs?: boolean }): Promise<void>;
-  stopBackground(options?: { disconnect?: boolean }): Promise<void>;
-  closeLiveStreams(): void;
-  checkHealth(): Promise<Record<string, unknown>>;
-};
-
-const mode = process.env.NODE_ENV === "development" ? "development" : "production";
-process.env.NODE_ENV ??= "production";
 const root = process.cwd();
-const BUILD_PATH = path.join(root, "build", "index.js");
-const VERSION_PATH = path.join(root, "build", "version.txt");
-const version: string = JSON.parse(
-  fs.readFileSync(path.join(root, "package.json"), "utf8"),
-).version;
-const port = Number(process.env.PORT ?? 3000);
-const host = process.env.HOST ?? "0.0.0.0";
-const dataDir = path.resolve(process.env.DATA_DIR ?? "data");
+const buildPath = path.join(root, "build", "index.js");
 
-// The build is CommonJS: a development rebuild needs the require cache cleared to load anew.
-function loadBuild(): ServerBuild {
-  delete require.cache[require.resolve(BUILD_PATH)];
-  return require(BUILD_PATH) as ServerBuild;
-}
-const entryOf = (build: ServerBuild) => build.entry.module as unknown as AppEntry;
-
-async function main() {
-  // Pending migrations first: the app never runs against an older schema.
-  const applied = applyMigrations(
-    path.join(dataDir, "arc.db"),
-    readMigrations(path.join(root, "prisma", "migrations")),
-  );
-  if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
-
-  let build = loadBuild();
-  await entryOf(build).startBackground();
-
-  const app = express();
-  app.disable("x-powered-by");
-  if (process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true")
-    app.set("trust proxy", 1);
-
-  const remixHandler = createRequestHandler({
-    build: async () => build, // re-read so development reloads take effect
-    mode,
-    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
-  });
-
-  app.use((req, res, next) => {
-    closeWhenBodyUnread(req, res);
-    next();
-  });
-
-  // The device API (DEVICE-API.md) is JSON for machines: it goes straight to its Remix routes,
-  // past the page middleware below (CSP nonces, page security headers, compression), which cost
-  // a device request a good part of its time (docs/performance.md, "Device ingest").
-  app.post("/api/v1/devices/*", remixHandler);
-
-  app.use((req, res, next) => {
-    res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
-    // The app reads the client address from here; a value sent by the client is overwritten.
-    req.headers["x-arc-client-ip"] = req.ip ?? "";
-    next();
-  });
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          "default-src": ["'self'"],
-          "script-src": [
-            "'self'",
-            (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`,
-          ],
-          "style-src": ["'self'"],
-          "style-src-attr": ["'unsafe-inline'"],
-          "img-src": ["'self'", "data:"],
-          "font-src": ["'self'"],
-          "connect-src": mode === "development" ? ["'self'", "ws:"] : ["'self'"],
-          "form-action": ["'self'"],
-          "frame-ancestors": ["'none'"],
-          "base-uri": ["'self'"],
-          "object-src": ["'none'"],
-        },
-      },
-      strictTransportSecurity: mode === "production" && process.env.COOKIE_SECURE !== "0",
-      crossOriginEmbedderPolicy: false,
-      // Not helmet's "no-referrer": with it Chromium sends "Origin: null" on form posts, which
-      // Remix rightly refuses as a possible cross-site request.
-      referrerPolicy: { policy: "same-origin" },
-    }),
-  );
-  // Server-sent events must reach the browser as they are written, not when a buffer fills.
-  app.use(
-    compression({
-      filter: (req, res) =>
-        !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") &&
-        compression.filter(req, res),
-    }),
-  );
-  if (process.env.LOG_REQUESTS !== "0") {
-    app.use(
-      morgan(mode === "development" ? "dev" : "combined", {
-        skip: (req) => req.url === "/healthz",
-      }),
-    );
-  }
-
-  // Fingerprinted client assets never change under the same name.
-  app.use(
-    "/build",
-    express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }),
-  );
-  app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
-
-  app.get("/healthz", async (_req, res) => {
-    try {
-      const health = await entryOf(build).checkHealth();
-      res.json({ status: "ok", version, ...health });
-    } catch (error) {
-      res.status(503).json({ status: "unavailable", version, error: String(error) });
-    }
-  });
-
-  app.all("*", remixHandler);
-
-  const server = app.listen(port, host, () => {
-    console.log(`ARC Connect ${version} is ready at http://localhost:${port} (${mode})`);
-    if (mode === "development") broadcastDevReady(build);
-  });
-
-  if (mode === "development") {
-    // remix dev --manual: reload the build when it changes, keep the process (and its data) alive.
-    fs.watchFile(VERSION_PATH, { interval: 300 }, async () => {
-      entryOf(build).closeLiveStreams();
-      await entryOf(build).stopBackground({ disconnect: false });
-      build = loadBuild();
-      await entryOf(build).startBackground();
-      broadcastDevReady(build);
-    });
-  }
-
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal} received: finishing requests in flight, then stopping.`);
-    const force = setTimeout(() => {
-      console.error("Requests still open after 20 s; exiting anyway.");
-      process.exit(1);
-    }, 20_000);
-    force.unref();
-    entryOf(build).closeLiveStreams();
-    server.close(async () => {
-      await entryOf(build).stopBackground();
-      console.log("Stopped cleanly.");
-      process.exit(0);
-    });
-    // Keep-alive sockets with no request in flight would hold close() open.
-    server.closeIdleConnections();
-  };
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
-  process.on("SIGINT", () => shutdown("SIGINT"));
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runCli(process.argv.slice(2), {
+  root,
+  // The build is CommonJS: a development rebuild needs the require cache cleared to load anew.
+  loadBuild() {
+    delete require.cache[require.resolve(buildPath)];
+    return require(buildPath) as ServerBuild;
+  },
+  watchFile: path.join(root, "build", "version.txt"),
+}).then(
+  (code) => {
+    if (code !== null) process.exit(code);
+  },
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

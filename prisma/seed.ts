@@ -16,7 +16,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { hash } from "@node-rs/argon2";
-import { applyMigrations, readMigrations } from "../app/lib/migrate.server";
+import { applyMigrations, migrationsDir, readMigrations } from "../app/lib/migrate.server";
 
 export const DEMO_PASSWORD = "Demo-pass1!";
 
@@ -43,7 +43,6 @@ const SPECIALITIES = [
 const DAY_MS = 86_400_000;
 const WINDOW_DAYS = 90;
 const HOME_ZONE = "America/Chicago";
-const MIGRATIONS_DIR = path.join(__dirname, "migrations");
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic randomness
@@ -1800,7 +1799,7 @@ export async function seedDemoWorld(
 ): Promise<SeedResult> {
   const started = performance.now();
   fs.mkdirSync(path.dirname(databaseFile), { recursive: true });
-  applyMigrations(databaseFile, readMigrations(MIGRATIONS_DIR));
+  applyMigrations(databaseFile, readMigrations(migrationsDir()));
   const passwordHash = await hash(DEMO_PASSWORD); // once: argon2 is slow on purpose
   const world = buildDemoWorld(today, passwordHash);
 
@@ -1849,10 +1848,11 @@ export async function seedDemoWorld(
 // Command line
 // ---------------------------------------------------------------------------------------------
 
-async function main() {
+/** `tsx prisma/seed.ts [--if-empty]`, `arc-connect seed-demo [--if-empty]` */
+export async function seedCommand(args: string[]) {
   const databaseFile = path.join(path.resolve(process.env.DATA_DIR ?? "data"), "arc.db");
-  if (process.argv.includes("--if-empty")) {
-    applyMigrations(databaseFile, readMigrations(MIGRATIONS_DIR));
+  if (args.includes("--if-empty")) {
+    applyMigrations(databaseFile, readMigrations(migrationsDir()));
     const db = new Database(databaseFile, { readonly: true });
     const users = (db.prepare(`SELECT COUNT(*) AS n FROM "User"`).get() as { n: number }).n;
     const demo = db
@@ -1890,7 +1890,7 @@ function printDemoAccounts() {
 
 const entry = process.argv[1] ? path.resolve(process.argv[1]) : "";
 if (/[\\/]prisma[\\/]seed(\.ts)?$/.test(entry)) {
-  main().catch((error: unknown) => {
+  seedCommand(process.argv.slice(2)).catch((error: unknown) => {
     console.error(error);
     process.exit(1);
   });

@@ -3,11 +3,10 @@
 //   npm run device:list                                     serial, type, created, last seen, patient
 //   npm run device:rotate -- --serial 2301A0042             prints a new token; the old one stops
 // Uses the app's database (DATA_DIR, like the server) and applies pending migrations first.
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { configureDatabase, disconnectDatabase } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { applyMigrations, readMigrations } from "~/lib/migrate.server";
+import { applyMigrations, migrationsDir, readMigrations } from "~/lib/migrate.server";
 import {
   createDevice,
   DEVICE_TYPES,
@@ -98,30 +97,35 @@ async function list(args: string[]) {
   console.log(rows.length ? table(rows) : "No devices.");
 }
 
-async function main() {
-  const [command, ...args] = process.argv.slice(2);
+async function run([command, ...args]: string[]) {
   const commands: Record<string, (args: string[]) => Promise<void>> = { add, list, rotate };
-  const run = command ? commands[command] : undefined;
-  if (!run) throw new UsageError(command ? `Unknown command: ${command}` : "No command given.");
-  applyMigrations(
-    env.databaseFile,
-    readMigrations(path.resolve(__dirname, "../prisma/migrations")),
-  );
+  const handler = command ? commands[command] : undefined;
+  if (!handler) throw new UsageError(command ? `Unknown command: ${command}` : "No command given.");
+  applyMigrations(env.databaseFile, readMigrations(migrationsDir()));
   await configureDatabase();
-  await run(args);
+  await handler(args);
 }
 
-main()
-  .then(() => disconnectDatabase())
-  .catch(async (error: unknown) => {
+/** Runs `add|list|rotate ...`; resolves to the process exit code (2: usage, 1: refused). */
+export async function deviceCommand(args: string[]): Promise<number> {
+  try {
+    await run(args);
+    await disconnectDatabase();
+    return 0;
+  } catch (error) {
     await disconnectDatabase().catch(() => {});
     if (
       error instanceof UsageError ||
       (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
     ) {
       console.error(`${(error as Error).message}\n\n${USAGE}`);
-      process.exit(2);
+      return 2;
     }
     console.error(error instanceof CommandError ? error.message : error);
-    process.exit(1);
-  });
+    return 1;
+  }
+}
+
+if (/[\\/]scripts[\\/]device(\.ts)?$/.test(process.argv[1] ?? "")) {
+  deviceCommand(process.argv.slice(2)).then((code) => (process.exitCode = code));
+}

@@ -9,11 +9,10 @@
 // sends nothing for a care site and day already archived). Unknown name: lists the jobs, exits 2.
 // Uses the app's database (DATA_DIR, like the server) and applies pending migrations first.
 // Emails a run queues are sent by the server's deliver-outbox job (every minute).
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { configureDatabase, disconnectDatabase, prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { applyMigrations, readMigrations } from "~/lib/migrate.server";
+import { applyMigrations, migrationsDir, readMigrations } from "~/lib/migrate.server";
 import { formatDay } from "~/lib/time";
 import { dailySummaryJob } from "~/jobs/dailySummary.server";
 import { jobs } from "~/jobs/housekeeping.server";
@@ -58,7 +57,7 @@ function describeDailySummary(now: Date, detail: Record<string, unknown>) {
     .join("\n");
 }
 
-async function main(args: string[]) {
+async function run(args: string[]) {
   const { values, positionals } = parseArgs({
     args,
     options: { date: { type: "string" }, force: { type: "boolean" } },
@@ -72,10 +71,7 @@ async function main(args: string[]) {
   const now = values.date ? summaryRunAt(parseDate(values.date)) : new Date();
   const key = slotKey(now);
 
-  applyMigrations(
-    env.databaseFile,
-    readMigrations(path.resolve(__dirname, "../prisma/migrations")),
-  );
+  applyMigrations(env.databaseFile, readMigrations(migrationsDir()));
   await configureDatabase();
 
   const earlier = () =>
@@ -125,21 +121,26 @@ async function main(args: string[]) {
   return 0;
 }
 
-main(process.argv.slice(2))
-  .then(async (code) => {
+/** Runs `<name> [--date] [--force]`; resolves to the process exit code (2: usage, 1: failed). */
+export async function jobCommand(args: string[]): Promise<number> {
+  try {
+    const code = await run(args);
     await disconnectDatabase();
-    process.exitCode = code;
-  })
-  .catch(async (error: unknown) => {
+    return code;
+  } catch (error) {
     await disconnectDatabase().catch(() => {});
     if (
       error instanceof UsageError ||
       (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
     ) {
       console.error(`${(error as Error).message}\n\n${USAGE}`);
-      process.exitCode = 2;
-      return;
+      return 2;
     }
     console.error(error);
-    process.exitCode = 1;
-  });
+    return 1;
+  }
+}
+
+if (/[\\/]scripts[\\/]job(\.ts)?$/.test(process.argv[1] ?? "")) {
+  jobCommand(process.argv.slice(2)).then((code) => (process.exitCode = code));
+}

@@ -8,6 +8,16 @@ import Database from "better-sqlite3";
 
 export type Migration = { name: string; sql: string };
 
+/**
+ * The folder holding the app's own files (public/, prisma/migrations/): the checkout, or where the
+ * release binary unpacked them (scripts/binary/runtime.ts sets `globalThis.__arcAppRoot`).
+ */
+export function appRoot(): string {
+  return (globalThis as { __arcAppRoot?: string }).__arcAppRoot ?? process.cwd();
+}
+
+export const migrationsDir = () => path.join(appRoot(), "prisma", "migrations");
+
 export function readMigrations(dir: string): Migration[] {
   return fs
     .readdirSync(dir, { withFileTypes: true })
