@@ -13,7 +13,7 @@ export {
   startBackground,
   stopBackground,
   closeLiveStreams,
-  checkHealth,
+  checkReadiness,
 } from "~/jobs/lifecycle.server";
 
 const ABORT_DELAY = 5_000;

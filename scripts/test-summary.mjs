@@ -1,5 +1,5 @@
 // Prints the one closing line of `npm test` from the runners' JSON reports:
-// "Summary: N passed, N failed, N skipped" (vitest and Playwright together).
+// "Summary: N passed, N failed, N skipped" (vitest, Playwright and the binary's smoke test together).
 import fs from "node:fs";
 import path from "node:path";
 
@@ -15,8 +15,8 @@ const read = (name) => {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-const vitest = read("vitest.json");
-if (vitest) {
+const vitests = [read("vitest.json"), read("binary.json")].filter(Boolean);
+for (const vitest of vitests) {
   passed += vitest.numPassedTests;
   failed += vitest.numFailedTests;
   // A test file that fails before running any test (an import error) counts as one failure.
@@ -30,5 +30,5 @@ if (playwright) {
   failed += playwright.stats.unexpected;
   skipped += playwright.stats.skipped;
 }
-if (!vitest && !playwright) failed += 1; // nothing ran: the type check or set-up failed
+if (!vitests.length && !playwright) failed += 1; // nothing ran: the type check or set-up failed
 console.log(`Summary: ${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: type check, unit and integration (vitest), then the browser tests (Playwright
-# on Debian's Chromium against the production build), and ends with one summary line.
+# Runs every test: type check, unit and integration (vitest), the browser tests (Playwright on
+# Debian's Chromium against the production build), then builds the release binary and runs its
+# smoke test, and ends with one summary line.
 # Installs Chromium when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +36,15 @@ fi
 if [ "$status" -eq 0 ]; then
   echo "== Browser tests (JavaScript off and on)"
   PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" npx playwright test --reporter=list,json || status=$?
+fi
+
+if [ "$status" -eq 0 ]; then
+  echo "== Release binary: build dist/arc-connect, then its smoke test from an empty directory"
+  node scripts/binary/build.mjs || status=$?
+  if [ "$status" -eq 0 ]; then
+    npx vitest run --config tests/binary/vitest.config.mts --reporter=default --reporter=json \
+      --outputFile.json="$results/binary.json" || status=$?
+  fi
 fi
 
 node scripts/test-summary.mjs "$results"

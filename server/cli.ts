@@ -20,6 +20,10 @@ Commands:
                               portal is serving (SQLite's online backup)
   restore <file>              replace the database with a backup (refused while a server runs);
                               the replaced database is kept beside it
+  superadmin-add --username <name> --email <address> --phone <+digits> --first-name <name>
+                 --last-name <name>
+                              create a Super admin (the first account of a new installation);
+                              prints a generated password once
   seed-demo [--if-empty]      load the demo world (empties the database first, unless --if-empty)
   device-add --serial <serial> --type <cough|vest>
                               provision a device; prints its token once, on the last line
@@ -57,9 +61,8 @@ function oneFile(args: string[], command: string) {
 
 async function migrate() {
   const { env } = await import("../app/lib/env.server");
-  const { applyMigrations, migrationsDir, readMigrations } = await import(
-    "../app/lib/migrate.server"
-  );
+  const { applyMigrations, migrationsDir, readMigrations } =
+    await import("../app/lib/migrate.server");
   const applied = applyMigrations(env.databaseFile, readMigrations(migrationsDir()));
   return { databaseFile: env.databaseFile, applied };
 }
@@ -81,6 +84,41 @@ async function serveCommand(files: AppFiles) {
   markServing(env.dataDir);
   const { serve } = await import("./http");
   await serve(files);
+}
+
+async function superadminAdd(args: string[]) {
+  const field = { type: "string" } as const;
+  const { values } = parseArgs({
+    args,
+    options: {
+      username: field,
+      email: field,
+      phone: field,
+      "first-name": field,
+      "last-name": field,
+    },
+    strict: true,
+  });
+  const missing = ["username", "email", "phone", "first-name", "last-name"].filter(
+    (name) => !values[name as keyof typeof values],
+  );
+  if (missing.length) throw new CliError(`superadmin-add needs --${missing.join(", --")}`);
+  await migrate();
+  const { createSuperadmin } = await import("../app/models/user.server");
+  const result = await createSuperadmin({
+    username: values.username!,
+    email: values.email!,
+    phone: values.phone!,
+    firstName: values["first-name"]!,
+    lastName: values["last-name"]!,
+  });
+  if (!result.ok) throw new CliError(`Not created:\n  ${result.errors.join("\n  ")}`);
+  console.log(`Super admin ${values.username} created. Their password follows on the next line,`);
+  console.log(
+    "shown only this once: hand it over safely; they change it on Password and Security.",
+  );
+  console.log(result.password);
+  return 0;
 }
 
 /** Runs one command line; resolves to an exit code, or to null while `serve` keeps running. */
@@ -146,6 +184,8 @@ export async function runCli(argv: string[], files: AppFiles): Promise<number | 
         );
         return 0;
       }
+      case "superadmin-add":
+        return await superadminAdd(commandArgs);
       case "seed-demo": {
         const { seedCommand } = await import("../prisma/seed");
         await seedCommand(commandArgs);

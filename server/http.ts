@@ -9,8 +9,10 @@ import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
-import morgan from "morgan";
 import { closeWhenBodyUnread } from "../app/lib/connection.server";
+import { logger } from "../app/lib/logger.server";
+import { readMigrations } from "../app/lib/migrate.server";
+import { requestLog } from "../app/lib/requestLog.server";
 import { APP_VERSION as version } from "../app/lib/version.server";
 
 installGlobals({ nativeFetch: true });
@@ -19,7 +21,7 @@ type AppEntry = {
   startBackground(options?: { jobs?: boolean }): Promise<void>;
   stopBackground(options?: { disconnect?: boolean }): Promise<void>;
   closeLiveStreams(): void;
-  checkHealth(): Promise<Record<string, unknown>>;
+  checkReadiness(expectedMigrations: string[]): Promise<{ ready: boolean }>;
 };
 
 /** What the server serves: the Remix server build and the folder holding public/. */
@@ -38,6 +40,7 @@ export async function serve(files: AppFiles) {
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? "0.0.0.0";
 
+  const migrations = readMigrations(path.join(root, "prisma", "migrations")).map((m) => m.name);
   let build = files.loadBuild();
   await entryOf(build).startBackground();
 
@@ -52,6 +55,8 @@ export async function serve(files: AppFiles) {
     getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
   });
 
+  // One JSON line per request (LOG_REQUESTS=0: none), first so it sees the bytes actually sent.
+  app.use(requestLog);
   app.use((req, res, next) => {
     closeWhenBodyUnread(req, res);
     next();
@@ -104,14 +109,6 @@ export async function serve(files: AppFiles) {
         compression.filter(req, res),
     }),
   );
-  if (process.env.LOG_REQUESTS !== "0") {
-    app.use(
-      morgan(mode === "development" ? "dev" : "combined", {
-        skip: (req) => req.url === "/healthz",
-      }),
-    );
-  }
-
   // Fingerprinted client assets never change under the same name.
   app.use(
     "/build",
@@ -119,19 +116,22 @@ export async function serve(files: AppFiles) {
   );
   app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
 
-  app.get("/healthz", async (_req, res) => {
-    try {
-      const health = await entryOf(build).checkHealth();
-      res.json({ status: "ok", version, ...health });
-    } catch (error) {
-      res.status(503).json({ status: "unavailable", version, error: String(error) });
-    }
+  // Liveness: the process answers. Readiness: the database answers, this version's migrations are
+  // applied and the job scheduler runs (as the lease holder or on standby).
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok", version });
+  });
+  app.get("/readyz", async (_req, res) => {
+    const readiness = await entryOf(build).checkReadiness(migrations);
+    res
+      .status(readiness.ready ? 200 : 503)
+      .json({ status: readiness.ready ? "ready" : "not ready", version, ...readiness });
   });
 
   app.all("*", remixHandler);
 
   const server = app.listen(port, host, () => {
-    console.log(`ARC Connect ${version} is ready at http://localhost:${port} (${mode})`);
+    logger.info(`ARC Connect ${version} is ready at http://localhost:${port} (${mode})`);
     if (mode === "development") broadcastDevReady(build);
   });
 
@@ -150,16 +150,16 @@ export async function serve(files: AppFiles) {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received: finishing requests in flight, then stopping.`);
+    logger.info(`${signal} received: finishing requests in flight, then stopping.`);
     const force = setTimeout(() => {
-      console.error("Requests still open after 20 s; exiting anyway.");
+      logger.error("Requests still open after 20 s; exiting anyway.");
       process.exit(1);
     }, 20_000);
     force.unref();
     entryOf(build).closeLiveStreams();
     server.close(async () => {
       await entryOf(build).stopBackground();
-      console.log("Stopped cleanly.");
+      logger.info("Stopped cleanly.");
       process.exit(0);
     });
     // Keep-alive sockets with no request in flight would hold close() open.

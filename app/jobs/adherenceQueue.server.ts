@@ -1,7 +1,9 @@
 // The adherence worker: recomputes the patients ingest queued (AdherenceQueue) off the device
 // API's request path. A transmission wakes it; it waits a moment so that a burst of transmissions
 // is recomputed in one pass (100 patients per transaction), and never runs twice at once. It also
-// drains at start (rows a stopped server left) and every minute as a safety net.
+// drains at start (rows a stopped server left) and every minute as a safety net. Where several
+// processes serve one database, only the holder of the scheduler lease works the queue (the others'
+// transmissions wait for its next sweep, or its drain when it takes the lease over).
 import { logger } from "~/lib/logger.server";
 import { onAdherenceQueued, processAdherenceQueue } from "~/models/adherence.server";
 
@@ -15,6 +17,9 @@ export class AdherenceWorker {
   private running: Promise<void> | null = null;
   private again = false;
   private unsubscribe: (() => void) | null = null;
+
+  /** `isActive`: whether this process may work the queue now (it holds the scheduler lease). */
+  constructor(private isActive: () => boolean = () => true) {}
 
   start() {
     this.unsubscribe = onAdherenceQueued(() => this.wake());
@@ -34,8 +39,13 @@ export class AdherenceWorker {
     await this.running;
   }
 
+  /** Works the queue now, e.g. when this process has just taken over the scheduler lease. */
+  drain() {
+    this.wake(0);
+  }
+
   private wake(delay = DELAY_MS) {
-    if (!this.unsubscribe) return;
+    if (!this.unsubscribe || !this.isActive()) return;
     if (this.running) {
       this.again = true;
       return;
@@ -54,6 +64,7 @@ export class AdherenceWorker {
   }
 
   private async pass() {
+    if (!this.isActive()) return;
     try {
       await processAdherenceQueue();
     } catch (error) {

@@ -1,4 +1,6 @@
-// What server.ts starts and stops around the HTTP server: database set-up, the scheduler, health.
+// What server.ts starts and stops around the HTTP server: database set-up, the scheduler, health
+// and readiness. Every process runs the scheduler lease loop; only the lease holder runs the
+// scheduled jobs, the adherence worker and the daily summary catch-up (lease.server.ts).
 import { closeChatStreams } from "~/lib/chatEvents.server";
 import { configureDatabase, disconnectDatabase, prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
@@ -8,16 +10,44 @@ import { describeTransports, usesConsoleTransport } from "~/lib/outbox.server";
 import { AdherenceWorker } from "./adherenceQueue.server";
 import { catchUpDailySummary } from "./dailySummary.server";
 import { jobs } from "./housekeeping.server";
+import { Lease, type LeaseOptions } from "./lease.server";
 import { Scheduler } from "./scheduler.server";
 
 let scheduler: Scheduler | null = null;
 let adherenceWorker: AdherenceWorker | null = null;
+let lease: Lease | null = null;
 let catchUp: Promise<unknown> | null = null;
+let stopping = false;
 
-export async function startBackground(options: { jobs?: boolean } = {}) {
+const isLeader = () => lease?.held ?? false;
+
+// When this process takes the lease (at start, or from a holder that stopped or died): work the
+// adherence queue the holder may have left, and make up today's 07:00 summary if it was missed.
+function takeOver() {
+  if (stopping) return;
+  adherenceWorker?.drain();
+  // Today's 07:00 summary, if no process ran it (a no-op when it ran already).
+  catchUp ??= catchUpDailySummary()
+    .then((outcome) => {
+      if (outcome) logger.info("daily summary catch-up", { outcome });
+    })
+    .catch((error) => logger.error("daily summary catch-up failed", { error }))
+    .finally(() => {
+      catchUp = null;
+    });
+}
+
+export type BackgroundOptions = {
+  /** false: no scheduler, worker or lease loop (the process only serves requests) */
+  jobs?: boolean;
+  /** the lease's timings and holder id (tests); default 30 s, renewed every 10 s */
+  lease?: Pick<LeaseOptions, "ttlMs" | "renewMs" | "holder">;
+};
+
+export async function startBackground(options: BackgroundOptions = {}) {
   await configureDatabase();
   // Where emails and text messages go: SMTP / the HTTP SMS provider, or printed here.
-  (env.isProduction && usesConsoleTransport() ? logger.warn : logger.info)(describeTransports());
+  (env.deployed && usesConsoleTransport() ? logger.warn : logger.info)(describeTransports());
   if (env.demoLogKeyInProduction) {
     logger.warn("DEVICE_LOG_KEYS holds the demo key: it is for demo data and tests only");
   }
@@ -30,26 +60,29 @@ export async function startBackground(options: { jobs?: boolean } = {}) {
     logger.warn("EXPOSE_OUTBOX=1: /dev/outbox shows sent messages, sign-in codes included");
   }
   if (options.jobs !== false && !scheduler) {
-    scheduler = new Scheduler(jobs);
+    stopping = false;
+    scheduler = new Scheduler(jobs, { isLeader });
     scheduler.start();
-    adherenceWorker = new AdherenceWorker();
+    adherenceWorker = new AdherenceWorker(isLeader);
     adherenceWorker.start();
-    // Today's 07:00 summary, if the server was down then (a no-op when it ran already).
-    catchUp = catchUpDailySummary()
-      .then((outcome) => {
-        if (outcome) logger.info("daily summary catch-up at start", { outcome });
-      })
-      .catch((error) => logger.error("daily summary catch-up failed", { error }))
-      .finally(() => {
-        catchUp = null;
-      });
+    lease = new Lease({ ...options.lease, onAcquire: takeOver });
+    // The first attempt is awaited: a process that gets the lease has begun its catch-up on return.
+    await lease.start();
   }
 }
 
+/**
+ * Stops the jobs (waiting for runs in progress), then gives the scheduler lease up so that another
+ * process takes over at its next renewal instead of after the lease's 30 s; then, unless told
+ * otherwise, closes the database.
+ */
 export async function stopBackground(options: { disconnect?: boolean } = {}) {
+  stopping = true;
   await Promise.all([scheduler?.stop(), adherenceWorker?.stop(), catchUp]);
+  await lease?.stop();
   scheduler = null;
   adherenceWorker = null;
+  lease = null;
   if (options.disconnect !== false) {
     closeIngestDatabase();
     await disconnectDatabase();
@@ -61,8 +94,55 @@ export function closeLiveStreams() {
   closeChatStreams();
 }
 
-export async function checkHealth() {
-  const started = Date.now();
-  await prisma.$queryRawUnsafe("SELECT 1");
-  return { database: "ok", databaseMs: Date.now() - started };
+export type Readiness = {
+  ready: boolean;
+  /** "ok", or the error the database answered (its last line: Prisma puts the cause there) */
+  database: string;
+  /** "ok", or the expected migrations the database has not recorded as finished */
+  migrations: "ok" | { pending: string[] };
+  /** leader: this process runs the jobs; standby: another does; stopped: no lease loop runs */
+  scheduler: "leader" | "standby" | "stopped";
+};
+
+/**
+ * Whether this process should receive traffic: the database answers, every migration the build
+ * ships (`expectedMigrations`, the folder names under prisma/migrations) is recorded as finished
+ * in `_prisma_migrations`, and the background lease loop runs (as leader or standby).
+ */
+export async function checkReadiness(expectedMigrations: string[]): Promise<Readiness> {
+  const schedulerState = !lease?.running ? "stopped" : lease.held ? "leader" : "standby";
+  let database = "ok";
+  let migrations: Readiness["migrations"] = "ok";
+  try {
+    await prisma.$queryRawUnsafe("SELECT 1");
+  } catch (error) {
+    database = errorLine(error);
+  }
+  if (database !== "ok") {
+    migrations = { pending: [...expectedMigrations] };
+  } else {
+    let done = new Set<string>();
+    try {
+      const rows = await prisma.$queryRawUnsafe<{ migration_name: string }[]>(
+        `SELECT migration_name FROM _prisma_migrations
+         WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+      );
+      done = new Set(rows.map((r) => r.migration_name));
+    } catch {
+      // No _prisma_migrations table: nothing was ever migrated.
+    }
+    const pending = expectedMigrations.filter((name) => !done.has(name));
+    if (pending.length > 0) migrations = { pending };
+  }
+  return {
+    ready: database === "ok" && migrations === "ok" && schedulerState !== "stopped",
+    database,
+    migrations,
+    scheduler: schedulerState,
+  };
+}
+
+function errorLine(error: unknown) {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.trim().split("\n").at(-1) ?? text).slice(0, 200) || "error";
 }

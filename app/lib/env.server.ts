@@ -1,4 +1,5 @@
-// The one place that reads process.env: parsed once, validated by zod, imported everywhere else.
+// The one place that reads process.env: parsed once (on first use), validated by zod, imported
+// everywhere else.
 // Every variable is documented in .env.example and README.md.
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -11,12 +12,17 @@ const flag = z
   .optional()
   .transform((v) => v === "1" || v === "true");
 
+/** An unset variable and an empty one (`SESSION_SECRET=` in an environment file) mean the same. */
+const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().default("data"),
-  SESSION_SECRET: z.string().min(32).optional(),
+  /** 1: a local demo (`npm start`): production build, generated session secret, demo log key. */
+  DEMO_MODE: flag,
+  SESSION_SECRET: z.preprocess(unsetIfEmpty, z.string().min(32).optional()),
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
   COOKIE_SECURE: z.enum(["0", "1", "auto"]).default("auto"),
@@ -29,7 +35,7 @@ const schema = z.object({
   MAIL_FROM: z.string().default("ARC Connect <no-reply@arcconnect.example>"),
   SMS_PROVIDER_URL: z.string().url().optional(),
   SMS_PROVIDER_TOKEN: z.string().optional(),
-  DEVICE_LOG_KEYS: z.string().optional(),
+  DEVICE_LOG_KEYS: z.preprocess(unsetIfEmpty, z.string().optional()),
   DEVICE_LOG_MAX_MB: z.coerce.number().positive().default(256),
   DEVICE_STATS_PASSWORD: z.string().min(8).optional(),
   DEVICE_STATS_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
@@ -51,14 +57,43 @@ function parse() {
   const raw = result.data;
   const dataDir = path.resolve(raw.DATA_DIR);
   fs.mkdirSync(dataDir, { recursive: true });
+  const isProduction = raw.NODE_ENV === "production";
+  // A real deployment: production, and not the local demo that `npm start` runs.
+  const deployed = isProduction && !raw.DEMO_MODE;
+  // Malformed keys throw here, in every mode: a typo is not the same as no key.
+  const configuredKeys = parseLogKeys(raw.DEVICE_LOG_KEYS ?? "");
+  const missingSecrets: string[] = [];
+  if (deployed && !raw.SESSION_SECRET) missingSecrets.push("SESSION_SECRET");
+  // The demo key is published with the source: it does not count as a key of one's own.
+  if (deployed && [...configuredKeys.keys()].every((id) => id === DEMO_KEY_ID)) {
+    missingSecrets.push("DEVICE_LOG_KEYS");
+  }
+  const sessionSecret = raw.SESSION_SECRET ?? (deployed ? null : persistedSecret(dataDir));
   return {
     nodeEnv: raw.NODE_ENV,
-    isProduction: raw.NODE_ENV === "production",
+    isProduction,
+    /** DEMO_MODE=1: a local demo of the production build (console messages, generated secret). */
+    demoMode: raw.DEMO_MODE,
+    /** Production without DEMO_MODE: the secrets must be configured, messages are not printed. */
+    deployed,
+    /** What a deployment lacks (see missingProductionSecrets); empty elsewhere. */
+    missingSecrets,
     port: raw.PORT,
     host: raw.HOST,
     dataDir,
     databaseFile: path.join(dataDir, "arc.db"),
-    sessionSecret: raw.SESSION_SECRET ?? persistedSecret(dataDir),
+    /**
+     * Signs cookies and one-time codes. Throws when a deployment has no SESSION_SECRET (the server
+     * refuses to start before that; commands that never sign anything do not need it).
+     */
+    get sessionSecret(): string {
+      if (sessionSecret === null) {
+        throw new Error(
+          "SESSION_SECRET is not set: production needs one of 32+ characters (DEMO_MODE=1 generates one for a local demo)",
+        );
+      }
+      return sessionSecret;
+    },
     sessionIdleMs: raw.SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: raw.SESSION_ABSOLUTE_HOURS * 3_600_000,
     cookieSecure:
@@ -75,8 +110,11 @@ function parse() {
     mailFrom: raw.MAIL_FROM,
     smsProviderUrl: raw.SMS_PROVIDER_URL ?? null,
     smsProviderToken: raw.SMS_PROVIDER_TOKEN ?? null,
-    /** Device log keys by key id (DEVICE-LOG-FORMAT.md); the demo key is added outside production. */
-    deviceLogKeys: resolveLogKeys(raw.DEVICE_LOG_KEYS, raw.NODE_ENV),
+    /**
+     * Device log keys by key id (DEVICE-LOG-FORMAT.md); the demo key is added outside production
+     * and in DEMO_MODE.
+     */
+    deviceLogKeys: resolveLogKeys(raw.DEVICE_LOG_KEYS, deployed ? "production" : "development"),
     /** The largest device log upload accepted (spec: at least 200 MB). */
     deviceLogMaxBytes: Math.floor(raw.DEVICE_LOG_MAX_MB * 1024 * 1024),
     /**
@@ -93,14 +131,14 @@ function parse() {
     /** Production sends help requests to the example address (the server warns at start). */
     defaultCustomerServiceEmailInProduction:
       raw.NODE_ENV === "production" && !raw.CUSTOMER_SERVICE_EMAIL,
-    /** The demo key configured where it must not be (the server warns at start). */
-    demoLogKeyInProduction:
-      raw.NODE_ENV === "production" && parseLogKeys(raw.DEVICE_LOG_KEYS ?? "").has(DEMO_KEY_ID),
+    /** The demo key configured beside real keys in a deployment (the server warns at start). */
+    demoLogKeyInProduction: deployed && configuredKeys.has(DEMO_KEY_ID),
   };
 }
 
-// Without SESSION_SECRET the portal makes one on first start and keeps it in DATA_DIR, so a
-// newcomer needs no configuration and a restart does not sign everyone out.
+// Outside production and in DEMO_MODE, without SESSION_SECRET the portal makes one on first start
+// and keeps it in DATA_DIR, so a newcomer needs no configuration and a restart does not sign
+// everyone out. A deployment must set its own (missingProductionSecrets).
 function persistedSecret(dataDir: string) {
   const file = path.join(dataDir, "session-secret");
   try {
@@ -115,4 +153,30 @@ function persistedSecret(dataDir: string) {
 export type Env = ReturnType<typeof parse>;
 
 const globalForEnv = globalThis as unknown as { __arcEnv?: Env };
-export const env: Env = (globalForEnv.__arcEnv ??= parse());
+const parsed = () => (globalForEnv.__arcEnv ??= parse());
+
+/**
+ * The parsed environment. Parsed on first use, not on import: server.ts may import this module
+ * (for missingProductionSecrets) before it settles NODE_ENV, and the one parse, shared through
+ * globalThis with the Remix build, must see the settled value.
+ */
+export const env: Env = new Proxy({} as Env, {
+  get: (_target, key) => Reflect.get(parsed(), key),
+  // Tests change a value for a while (env.deviceLogMaxBytes = ...): it changes the parsed object.
+  set: (_target, key, value) => Reflect.set(parsed(), key, value),
+  defineProperty: (_target, key, descriptor) => Reflect.defineProperty(parsed(), key, descriptor),
+  deleteProperty: (_target, key) => Reflect.deleteProperty(parsed(), key),
+  has: (_target, key) => Reflect.has(parsed(), key),
+  ownKeys: () => Reflect.ownKeys(parsed()),
+  getOwnPropertyDescriptor: (_target, key) => Reflect.getOwnPropertyDescriptor(parsed(), key),
+});
+
+/**
+ * The secrets a deployment (NODE_ENV=production without DEMO_MODE) lacks, by variable name:
+ * SESSION_SECRET when unset, DEVICE_LOG_KEYS when it holds no key but the demo key. Empty when
+ * nothing is missing, and always outside production or in DEMO_MODE. The server refuses to start
+ * while it is not empty; commands (device:add ...) work regardless.
+ */
+export function missingProductionSecrets(): string[] {
+  return [...env.missingSecrets];
+}

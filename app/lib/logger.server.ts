@@ -11,12 +11,17 @@ function serialize(fields: Fields) {
   return out;
 }
 
-function write(level: "info" | "warn" | "error", message: string, fields: Fields = {}) {
+export type Level = "info" | "warn" | "error";
+
+/** One log event as the JSON line production writes: time, level, message, then the fields. */
+export function jsonLine(level: Level, message: string, fields: Fields = {}) {
+  return JSON.stringify({ time: new Date().toISOString(), level, message, ...serialize(fields) });
+}
+
+function write(level: Level, message: string, fields: Fields = {}) {
   const stream = level === "error" ? console.error : level === "warn" ? console.warn : console.log;
   if (env.isProduction) {
-    stream(
-      JSON.stringify({ time: new Date().toISOString(), level, message, ...serialize(fields) }),
-    );
+    stream(jsonLine(level, message, fields));
   } else {
     const extra = Object.keys(fields).length ? ` ${JSON.stringify(serialize(fields))}` : "";
     stream(`[${level}] ${message}${extra}`);

@@ -38,11 +38,21 @@ export interface Transport {
 }
 
 // Without SMTP or an SMS provider configured, messages are written to the server's console
-// (so a newcomer running `npm start` sees the sign-in code) and kept in the outbox table.
+// (so a newcomer running `npm start` sees the sign-in code) and kept in the outbox table. In a
+// deployment (production without DEMO_MODE) the body stays out of the log: emails can name
+// patients, and texts hold sign-in codes; the log line says only that a message was not delivered.
 export const consoleTransport: Transport = {
   name: "console",
   description: "the console",
   async send(message) {
+    if (env.deployed) {
+      // No subject either: a Help Center subject is free text staff typed.
+      logger.info("outbox message not delivered (no transport configured)", {
+        channel: message.channel,
+        to: message.to,
+      });
+      return;
+    }
     const subject = message.subject ? ` "${message.subject}"` : "";
     console.log(`[outbox] ${message.channel} to ${message.to}${subject}: ${message.body}`);
   },
@@ -85,16 +95,20 @@ export function setTransport(channel: OutgoingMessage["channel"], transport: Tra
 /** One sentence for the startup log: where each channel's messages go. */
 export function describeTransports() {
   const { email, sms } = transports;
+  // A deployment logs the recipient only (consoleTransport): nothing reaches anyone.
+  const printed = env.deployed
+    ? "are not delivered (only their recipients are logged)"
+    : "are printed here";
   if (email === consoleTransport && sms === consoleTransport) {
-    return "No SMTP or SMS provider configured: emails and text messages (sign-in codes too) are printed here and kept in the outbox table.";
+    return `No SMTP or SMS provider configured: emails and text messages (sign-in codes too) ${printed} and kept in the outbox table.`;
   }
   const emailText =
     email === consoleTransport
-      ? "emails are printed here (SMTP_URL is not set)"
+      ? `emails ${printed} (SMTP_URL is not set)`
       : `emails go through ${email.description ?? email.name}`;
   const smsText =
     sms === consoleTransport
-      ? "text messages (sign-in codes too) are printed here (SMS_PROVIDER_URL is not set)"
+      ? `text messages (sign-in codes too) ${printed} (SMS_PROVIDER_URL is not set)`
       : `text messages go to ${sms.description ?? sms.name}`;
   return `Outbox: ${emailText}; ${smsText}. Every message is kept in the outbox table.`;
 }

@@ -1,6 +1,9 @@
+import crypto from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import { prisma } from "~/lib/db.server";
 import { isSiteRole } from "~/lib/roles";
+import { ALPHABETS_REGEX, DIGITS_REGEX, EMAIL_REGEX, USERNAME_REGEX } from "~/validation/rules";
+import { audit } from "./audit.server";
 
 // A real argon2id hash of a random password: verifying against it when no user matches keeps the
 // time of a failed sign-in the same whether or not the account exists.
@@ -140,4 +143,76 @@ export function getVisibleProfile(viewer: { id: string; role: string }, userId: 
     },
     select: profileSelect,
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The first accounts of a new installation (`arc-connect superadmin-add`)
+// ---------------------------------------------------------------------------------------------
+
+export type SuperadminInput = {
+  username: string;
+  email: string;
+  phone: string;
+  firstName: string;
+  lastName: string;
+};
+
+/**
+ * Creates a Super admin with a generated password, shown once to whoever runs the command; the
+ * new admin signs in with it and a code texted to `phone`, then sets their own on Password and
+ * Security. Super admins are not invited (invitations carry the other roles), so a new
+ * installation starts here. Resolves to the password, or to the reasons the input is refused.
+ */
+export async function createSuperadmin(input: SuperadminInput) {
+  const username = input.username.trim();
+  const email = input.email.trim().toLowerCase();
+  const phone = input.phone.replace(/[\s()+-]/g, "");
+  const firstName = input.firstName.trim();
+  const lastName = input.lastName.trim();
+  const errors: string[] = [];
+  if (!USERNAME_REGEX.test(username) || username.length > 50)
+    errors.push("username: letters, digits and . _ - (at most 50)");
+  if (!EMAIL_REGEX.test(email)) errors.push("email: not a valid address");
+  if (!DIGITS_REGEX.test(phone) || phone.length < 8 || phone.length > 15)
+    errors.push("phone: the mobile number with its country code, e.g. +15125550123");
+  if (!ALPHABETS_REGEX.test(firstName)) errors.push("first name: letters and spaces");
+  if (!ALPHABETS_REGEX.test(lastName)) errors.push("last name: letters and spaces");
+  if (errors.length) return { ok: false as const, errors };
+  const taken = await prisma.user.findFirst({
+    where: { OR: [{ username }, { email }] },
+    select: { username: true },
+  });
+  if (taken) {
+    return {
+      ok: false as const,
+      errors: [taken.username === username ? "username: already taken" : "email: already taken"],
+    };
+  }
+  // 18 random characters plus one of each class the password rules ask for.
+  const password = `${crypto.randomBytes(14).toString("base64url")}aA1!`;
+  const user = await prisma.$transaction(async (tx) => {
+    const created = await tx.user.create({
+      data: {
+        username,
+        email,
+        phone,
+        firstName,
+        lastName,
+        role: "superadmin",
+        passwordHash: await hashPassword(password),
+      },
+      select: { id: true },
+    });
+    await audit(
+      {
+        action: "user.created",
+        targetType: "user",
+        targetId: created.id,
+        detail: { role: "superadmin", by: "command line" },
+      },
+      tx,
+    );
+    return created;
+  });
+  return { ok: true as const, userId: user.id, password };
 }

@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { DEMO_KEY_HEX } from "../../app/modules/devicelog/keys";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const DOC_FILE = path.join(ROOT, "docs", "performance.md");
@@ -117,6 +118,8 @@ export function startServer(port: number, dataDir: string, env: Record<string, s
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       LOG_REQUESTS: "0",
+      // Production refuses to start without a key of its own; the demo key's logs are measured.
+      DEVICE_LOG_KEYS: `bench:${"be".repeat(32)},demo:${DEMO_KEY_HEX}`,
       PATH: process.env.PATH ?? "",
       ...env,
     },

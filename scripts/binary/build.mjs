@@ -67,19 +67,27 @@ const sqliteVersion = require("better-sqlite3/package.json").version;
 const sqliteDir = path.join(cache, `better-sqlite3-${sqliteVersion}-node${ADDON_HEADERS_VERSION}`);
 const sqliteAddon = path.join(sqliteDir, "build", "Release", "better_sqlite3.node");
 if (!fs.existsSync(sqliteAddon)) {
-  log(`building better-sqlite3 ${sqliteVersion} with Node ${ADDON_HEADERS_VERSION} headers (about a minute)`);
+  log(
+    `building better-sqlite3 ${sqliteVersion} with Node ${ADDON_HEADERS_VERSION} headers (about a minute)`,
+  );
   const staging = `${sqliteDir}.staging`;
   fs.rmSync(staging, { recursive: true, force: true });
   fs.cpSync(path.dirname(require.resolve("better-sqlite3/package.json")), staging, {
     recursive: true,
     filter: (src) => !src.includes(`${path.sep}build`),
   });
-  const npmRoot = path.dirname(path.dirname(fs.realpathSync(execFileSync("which", ["npm"], { encoding: "utf8" }).trim())));
+  const npmRoot = path.dirname(
+    path.dirname(fs.realpathSync(execFileSync("which", ["npm"], { encoding: "utf8" }).trim())),
+  );
   const nodeGyp = path.join(npmRoot, "node_modules", "node-gyp", "bin", "node-gyp.js");
-  run(process.execPath, [nodeGyp, "rebuild", "--release", `--nodedir=${headersDir}`, "--jobs=max"], {
-    cwd: staging,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  run(
+    process.execPath,
+    [nodeGyp, "rebuild", "--release", `--nodedir=${headersDir}`, "--jobs=max"],
+    {
+      cwd: staging,
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   fs.rmSync(sqliteDir, { recursive: true, force: true });
   fs.renameSync(staging, sqliteDir);
 }
@@ -162,6 +170,9 @@ const result = await build({
   target: "node24",
   // A single executable's main script cannot import(): dynamic imports become requires.
   supported: { "dynamic-import": false },
+  // The release is production, whatever the environment says: the banner sets it for the env
+  // module (which parses process.env as a whole), define for code that reads it directly.
+  banner: { js: 'process.env.NODE_ENV = "production";' },
   define: { "process.env.NODE_ENV": '"production"' },
   mainFields: ["main", "module"],
   conditions: ["node", "require"],
@@ -178,9 +189,13 @@ for (const file of fs.readdirSync(libvips).filter((f) => f.startsWith("libvips")
   assets.set(`node_modules/@img/sharp-libvips-linux-x64/lib/${file}`, path.join(libvips, file));
 }
 const addFolder = (folder, keep = () => true) => {
-  for (const entry of fs.readdirSync(path.join(repo, folder), { recursive: true, withFileTypes: true })) {
+  for (const entry of fs.readdirSync(path.join(repo, folder), {
+    recursive: true,
+    withFileTypes: true,
+  })) {
     const file = path.join(entry.parentPath, entry.name);
-    if (entry.isFile() && keep(file)) assets.set(path.relative(repo, file).split(path.sep).join("/"), file);
+    if (entry.isFile() && keep(file))
+      assets.set(path.relative(repo, file).split(path.sep).join("/"), file);
   }
 };
 addFolder("public");
@@ -211,15 +226,21 @@ fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.rmSync(out, { force: true });
 fs.copyFileSync(nodeBin, `${out}.tmp`);
 fs.chmodSync(`${out}.tmp`, 0o755);
-run(process.execPath, [
-  require.resolve("postject/dist/cli.js"),
-  `${out}.tmp`,
-  "NODE_SEA_BLOB",
-  seaConfig.output,
-  "--sentinel-fuse",
-  SEA_FUSE,
-], { stdio: ["ignore", "ignore", "inherit"] });
+run(
+  process.execPath,
+  [
+    require.resolve("postject/dist/cli.js"),
+    `${out}.tmp`,
+    "NODE_SEA_BLOB",
+    seaConfig.output,
+    "--sentinel-fuse",
+    SEA_FUSE,
+  ],
+  { stdio: ["ignore", "ignore", "inherit"] },
+);
 fs.renameSync(`${out}.tmp`, out);
 const bytes = fs.statSync(out).size;
 const inputs = Object.keys(result.metafile.inputs).length;
-log(`${path.relative(repo, out)}: ${(bytes / 1048576).toFixed(1)} MB, Node ${NODE_VERSION}, ${inputs} modules bundled, ${keys.length} files, version ${pkg.version} (${manifest.hash})`);
+log(
+  `${path.relative(repo, out)}: ${(bytes / 1048576).toFixed(1)} MB, Node ${NODE_VERSION}, ${inputs} modules bundled, ${keys.length} files, version ${pkg.version} (${manifest.hash})`,
+);

@@ -19,7 +19,7 @@ function unpack(manifest: Manifest, dir: string) {
     for (const file of manifest.files) {
       const target = path.join(staging, file);
       fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, new Uint8Array(sea.getRawAsset(file)));
+      fs.writeFileSync(target, new Uint8Array(sea.getRawAsset(file) as ArrayBuffer));
     }
     fs.writeFileSync(path.join(staging, ".complete"), manifest.hash);
     fs.renameSync(staging, dir);
@@ -35,14 +35,19 @@ export function runtimeRoot(): string {
   const manifest = JSON.parse(sea.getAsset("manifest.json", "utf8")) as Manifest;
   const base = path.resolve(process.env.ARC_RUNTIME_DIR || os.tmpdir());
   // Per user: a folder another account made (in a shared /tmp) is never loaded code from.
-  const dir = path.join(base, `arc-connect-${manifest.version}-${manifest.hash}-${process.getuid?.() ?? 0}`);
+  const dir = path.join(
+    base,
+    `arc-connect-${manifest.version}-${manifest.hash}-${process.getuid?.() ?? 0}`,
+  );
   if (!fs.existsSync(path.join(dir, ".complete"))) {
     fs.rmSync(dir, { recursive: true, force: true });
     unpack(manifest, dir);
   }
   const stat = fs.statSync(dir);
   if (stat.uid !== process.getuid?.() || stat.mode & 0o022) {
-    throw new Error(`${dir} is not this user's own folder: set ARC_RUNTIME_DIR to a private folder`);
+    throw new Error(
+      `${dir} is not this user's own folder: set ARC_RUNTIME_DIR to a private folder`,
+    );
   }
   (globalThis as { __arcAppRoot?: string }).__arcAppRoot = root = dir;
   return dir;

@@ -138,10 +138,22 @@ test("/dev/outbox answers 404 in production", async ({ request }) => {
   expect((await get(request, "/dev/outbox")).status()).toBe(404);
 });
 
-test("/healthz reports the database and the version", async ({ request }) => {
-  const response = await get(request, "/healthz");
-  expect(response.status()).toBe(200);
-  expect(await response.json()).toMatchObject({ status: "ok", database: "ok", version: "1.6.2" });
+test("/healthz answers while the process runs; /readyz checks database, migrations and jobs", async ({
+  request,
+}) => {
+  const health = await get(request, "/healthz");
+  expect(health.status()).toBe(200);
+  expect(await health.json()).toEqual({ status: "ok", version: "1.6.2" });
+  const ready = await get(request, "/readyz");
+  expect(ready.status()).toBe(200);
+  expect(await ready.json()).toEqual({
+    status: "ready",
+    version: "1.6.2",
+    ready: true,
+    database: "ok",
+    migrations: "ok",
+    scheduler: "leader",
+  });
 });
 
 test("pages carry a same-origin CSP and no framing", async ({ request }) => {

@@ -14,7 +14,9 @@ const DATA_DIR = path.resolve(__dirname, "..", ".tmp", "lifecycle");
 
 function start(): Promise<{ child: ChildProcess; output: () => string }> {
   const env = serverEnv(DATA_DIR, PORT);
-  delete env.SESSION_SECRET; // the server makes and keeps its own
+  // A local demo (DEMO_MODE, as `npm start`): the server makes and keeps its own session secret.
+  delete env.SESSION_SECRET;
+  env.DEMO_MODE = "1";
   const child = spawn(process.execPath, ["build/server.js"], {
     env: env as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],

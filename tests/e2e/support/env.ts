@@ -23,8 +23,9 @@ export function serverEnv(dataDir: string, port: number): Record<string, string>
     LOG_REQUESTS: "0",
     // Every test browser comes from 127.0.0.1: per-client limits are for real clients.
     RATE_LIMIT_SCALE: "100",
-    // Production refuses the demo key unless configured: the tests' logs are made with it.
-    DEVICE_LOG_KEYS: `demo:${DEMO_KEY_HEX}`,
+    // Production needs a key of its own and takes the demo key only when configured beside it
+    // (with a warning): the tests' logs are made with the demo key.
+    DEVICE_LOG_KEYS: `e2e:${"e2".repeat(32)},demo:${DEMO_KEY_HEX}`,
     DEVICE_STATS_PASSWORD: TEST_DEVICE_STATS_PASSWORD,
     PATH: process.env.PATH ?? "",
   };
