@@ -95,18 +95,18 @@ async function excerpt(response: Response) {
  * Signs the demo clinician in through the landing page's two forms, as a browser without
  * JavaScript would: username and password, then the 4-digit code the SMS provider received.
  */
-async function signIn(origin: string) {
+async function signIn(origin: string, account: typeof CLINICIAN = CLINICIAN) {
   const sms = need(state.sms, "SMS provider");
   const client = new Client(origin);
   const landing = await client.get("/");
   expect(landing.status, await excerpt(landing.clone())).toBe(200);
   await landing.arrayBuffer();
 
-  const sentBefore = sms.count(CLINICIAN.phone);
+  const sentBefore = sms.count(account.phone);
   const credentials = await client.post("/?index", {
     intent: "credentials",
-    usernameOrEmail: CLINICIAN.login,
-    password: CLINICIAN.password,
+    usernameOrEmail: account.login,
+    password: account.password,
   });
   expect(credentials.status, await excerpt(credentials.clone())).toBe(302);
   expect(credentials.headers.get("location")).toBe("/");
@@ -115,7 +115,7 @@ async function signIn(origin: string) {
   expect(codeStep.response.status).toBe(200);
   expect(textOf(codePage)).toContain("We sent a 4-digit verification code to");
 
-  const message = await sms.next(CLINICIAN.phone, sentBefore);
+  const message = await sms.next(account.phone, sentBefore);
   const code = /\b(\d{4})\b/.exec(message.body)?.[1];
   expect(code, `a 4-digit code in "${message.body}"`).toMatch(/^\d{4}$/);
 
@@ -313,6 +313,49 @@ describe("the release binary dist/arc-connect", () => {
     expect(sms.refused, "requests the SMS provider refused").toEqual([]);
     // A deployment never logs the text of a message: the code stays between phone and portal.
     expect(server.output).not.toContain(message.body);
+  });
+
+  test("6b. superadmin-add makes a new installation's first account, which signs in", async () => {
+    const server = need(state.server, "server");
+    const ran = await run([
+      "superadmin-add",
+      "--username",
+      "first.admin",
+      "--email",
+      "first.admin@hospital.example",
+      "--phone",
+      "+1 512 555 0177",
+      "--first-name",
+      "First",
+      "--last-name",
+      "Admin",
+    ]);
+    expect(ran.code, ran.output).toBe(0);
+    const password = ran.stdout.trim().split("\n").at(-1)!;
+    expect(password).toMatch(/^\S{20,}$/);
+    const again = await run([
+      "superadmin-add",
+      "--username",
+      "first.admin",
+      "--email",
+      "x@hospital.example",
+      "--phone",
+      "+15125550178",
+      "--first-name",
+      "X",
+      "--last-name",
+      "Y",
+    ]);
+    expect(again.code).toBe(1);
+    expect(again.output).toContain("username: already taken");
+    const { client } = await signIn(server.origin, {
+      login: "first.admin",
+      password,
+      phone: "+15125550177",
+    });
+    const home = await client.get("/app");
+    expect(home.status).toBe(200);
+    expect(textOf(await home.text())).toContain("First Admin");
   });
 
   test("7. the clinician opens a patient profile from the patients list", async () => {
