@@ -2,12 +2,12 @@
 // this file) and `npm run dev`. The release binary has its own entry (scripts/binary/main.ts).
 import path from "node:path";
 import type { ServerBuild } from "@remix-run/node";
-import { runCli } from "./server/cli";
+import { main } from "./server/cli";
 
 const root = process.cwd();
 const buildPath = path.join(root, "build", "index.js");
 
-runCli(process.argv.slice(2), {
+main({
   root,
   // The build is CommonJS: a development rebuild needs the require cache cleared to load anew.
   loadBuild() {
@@ -15,12 +15,4 @@ runCli(process.argv.slice(2), {
     return require(buildPath) as ServerBuild;
   },
   watchFile: path.join(root, "build", "version.txt"),
-}).then(
-  (code) => {
-    if (code !== null) process.exit(code);
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+});

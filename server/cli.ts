@@ -210,3 +210,16 @@ export async function runCli(argv: string[], files: AppFiles): Promise<number | 
     return 1;
   }
 }
+
+/** Runs this process's command line, then exits with its code (unless `serve` keeps running). */
+export function main(files: AppFiles) {
+  runCli(process.argv.slice(2), files).then(
+    (code) => {
+      if (code !== null) process.exit(code);
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
