@@ -86,8 +86,13 @@ if (!fs.existsSync(sqliteAddon)) {
     {
       cwd: staging,
       stdio: ["ignore", "ignore", "inherit"],
+      // Under npm (npm test), npm_config_nodedir from an .npmrc would win over --nodedir.
+      env: { ...process.env, npm_config_nodedir: headersDir },
     },
   );
+  // The addon must load in the embedded Node: one built against other headers would not.
+  const built = path.join(staging, "build", "Release", "better_sqlite3.node");
+  run(nodeBin, ["-e", `process.dlopen({ exports: {} }, ${JSON.stringify(built)})`]);
   fs.rmSync(sqliteDir, { recursive: true, force: true });
   fs.renameSync(staging, sqliteDir);
 }
