@@ -15,7 +15,7 @@ import {
   type DeviceListRow,
 } from "~/models/device.server";
 
-const USAGE = `Usage:
+const USAGE = `Usage (release binary: arc-connect device-add|device-list|device-rotate ...):
   npm run device:add -- --serial <serial> --type <${DEVICE_TYPES.join("|")}>
   npm run device:list
   npm run device:rotate -- --serial <serial>

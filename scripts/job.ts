@@ -20,6 +20,7 @@ import { runJob } from "~/jobs/scheduler.server";
 import { summaryDayOf, summaryRunAt, weekdayOfDay } from "~/models/dailySummary.server";
 
 const USAGE = `Usage: npm run job -- <name> [--date YYYY-MM-DD] [--force]
+  (release binary: arc-connect job <name> [--date YYYY-MM-DD] [--force])
 Jobs: ${jobs.map((j) => j.name).join(", ")}`;
 
 /** A run "still running" this long after it started belongs to a crashed process. */

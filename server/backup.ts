@@ -40,12 +40,17 @@ export async function backupDatabase(databaseFile: string, target: string) {
   const db = new Database(databaseFile, { fileMustExist: true });
   try {
     await db.backup(partial);
+    // A file of its own: the copy leaves write-ahead-log mode, so no -wal or -shm goes with it.
+    const copy = new Database(partial);
+    copy.pragma("journal_mode = DELETE");
+    copy.close();
     const bytes = checkDatabase(partial);
     fs.renameSync(partial, file);
     return { file, bytes };
   } finally {
     db.close();
-    fs.rmSync(partial, { force: true });
+    for (const suffix of ["", "-wal", "-shm", "-journal"])
+      fs.rmSync(partial + suffix, { force: true });
   }
 }
 
