@@ -4,7 +4,7 @@
 //   npm run device:rotate -- --serial 2301A0042             prints a new token; the old one stops
 // Uses the app's database (DATA_DIR, like the server) and applies pending migrations first.
 import { parseArgs } from "node:util";
-import { configureDatabase, disconnectDatabase } from "~/lib/db.server";
+import { configureDatabase } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { applyMigrations, migrationsDir, readMigrations } from "~/lib/migrate.server";
 import {
@@ -14,15 +14,13 @@ import {
   rotateDeviceToken,
   type DeviceListRow,
 } from "~/models/device.server";
+import { CommandError, exitCodeOf, UsageError } from "./command";
 
 const USAGE = `Usage (release binary: arc-connect device-add|device-list|device-rotate ...):
   npm run device:add -- --serial <serial> --type <${DEVICE_TYPES.join("|")}>
   npm run device:list
   npm run device:rotate -- --serial <serial>
 A serial is 1 to 32 letters and digits.`;
-
-class UsageError extends Error {}
-class CommandError extends Error {}
 
 function options(args: string[], allowed: ("serial" | "type")[]) {
   const { values, positionals } = parseArgs({
@@ -107,23 +105,8 @@ async function run([command, ...args]: string[]) {
 }
 
 /** Runs `add|list|rotate ...`; resolves to the process exit code (2: usage, 1: refused). */
-export async function deviceCommand(args: string[]): Promise<number> {
-  try {
-    await run(args);
-    await disconnectDatabase();
-    return 0;
-  } catch (error) {
-    await disconnectDatabase().catch(() => {});
-    if (
-      error instanceof UsageError ||
-      (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
-    ) {
-      console.error(`${(error as Error).message}\n\n${USAGE}`);
-      return 2;
-    }
-    console.error(error instanceof CommandError ? error.message : error);
-    return 1;
-  }
+export function deviceCommand(args: string[]) {
+  return exitCodeOf(() => run(args), USAGE);
 }
 
 if (/[\\/]scripts[\\/]device(\.ts)?$/.test(process.argv[1] ?? "")) {

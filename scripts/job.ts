@@ -10,7 +10,7 @@
 // Uses the app's database (DATA_DIR, like the server) and applies pending migrations first.
 // Emails a run queues are sent by the server's deliver-outbox job (every minute).
 import { parseArgs } from "node:util";
-import { configureDatabase, disconnectDatabase, prisma } from "~/lib/db.server";
+import { configureDatabase, prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { applyMigrations, migrationsDir, readMigrations } from "~/lib/migrate.server";
 import { formatDay } from "~/lib/time";
@@ -18,6 +18,7 @@ import { dailySummaryJob } from "~/jobs/dailySummary.server";
 import { jobs } from "~/jobs/housekeeping.server";
 import { runJob } from "~/jobs/scheduler.server";
 import { summaryDayOf, summaryRunAt, weekdayOfDay } from "~/models/dailySummary.server";
+import { exitCodeOf, UsageError } from "./command";
 
 const USAGE = `Usage: npm run job -- <name> [--date YYYY-MM-DD] [--force]
   (release binary: arc-connect job <name> [--date YYYY-MM-DD] [--force])
@@ -25,8 +26,6 @@ Jobs: ${jobs.map((j) => j.name).join(", ")}`;
 
 /** A run "still running" this long after it started belongs to a crashed process. */
 const STALE_RUN_MS = 60 * 60_000;
-
-class UsageError extends Error {}
 
 /** The key runJob records a slot under (scheduler.server.ts): its minute, in UTC. */
 const slotKey = (now: Date) => now.toISOString().slice(0, 16);
@@ -123,23 +122,8 @@ async function run(args: string[]) {
 }
 
 /** Runs `<name> [--date] [--force]`; resolves to the process exit code (2: usage, 1: failed). */
-export async function jobCommand(args: string[]): Promise<number> {
-  try {
-    const code = await run(args);
-    await disconnectDatabase();
-    return code;
-  } catch (error) {
-    await disconnectDatabase().catch(() => {});
-    if (
-      error instanceof UsageError ||
-      (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
-    ) {
-      console.error(`${(error as Error).message}\n\n${USAGE}`);
-      return 2;
-    }
-    console.error(error);
-    return 1;
-  }
+export function jobCommand(args: string[]) {
+  return exitCodeOf(() => run(args), USAGE);
 }
 
 if (/[\\/]scripts[\\/]job(\.ts)?$/.test(process.argv[1] ?? "")) {

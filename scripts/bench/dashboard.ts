@@ -31,6 +31,8 @@ import { TZDate } from "@date-fns/tz";
 import Database from "better-sqlite3";
 import { applyMigrations, readMigrations } from "../../app/lib/migrate.server";
 import {
+  type Contention,
+  contentionMeter,
   markdownTable as table,
   quantile,
   queryPlanLines,
@@ -528,26 +530,13 @@ async function timeCase(c: Case): Promise<Result> {
   return { label: c.label, rows: c.rows, app: stats(app), floor: stats(floor) };
 }
 
-/** How busy the machine was meanwhile: load average, and CPU pressure (Linux PSI). */
-type Contention = { load: [number, number]; pressure: number };
-function cpuPressureTotal() {
-  try {
-    const text = fs.readFileSync("/proc/pressure/cpu", "utf8");
-    return Number(/some .*total=(\d+)/.exec(text)?.[1] ?? NaN); // µs
-  } catch {
-    return NaN;
-  }
-}
-
 async function measure(cases: Case[]): Promise<{ results: Result[]; contention: Contention }> {
   // One call of every case first, so the first case does not pay for a cold cache.
   for (const c of cases) {
     await c.run();
     c.floor();
   }
-  const load0 = os.loadavg()[0];
-  const pressure0 = cpuPressureTotal();
-  const wall0 = performance.now();
+  const contention = contentionMeter();
   const results: Result[] = [];
   for (const c of cases) {
     const r = await timeCase(c);
@@ -556,14 +545,7 @@ async function measure(cases: Case[]): Promise<{ results: Result[]; contention: 
       `${c.label}: ${r.app.median.toFixed(1)} / ${r.app.p95.toFixed(1)} ms; floor ${r.floor.median.toFixed(1)} / ${r.floor.p95.toFixed(1)} ms`,
     );
   }
-  const wallUs = (performance.now() - wall0) * 1000;
-  return {
-    results,
-    contention: {
-      load: [load0, os.loadavg()[0]],
-      pressure: (cpuPressureTotal() - pressure0) / wallUs,
-    },
-  };
+  return { results, contention: contention() };
 }
 
 async function main() {

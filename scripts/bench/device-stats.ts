@@ -38,6 +38,8 @@ import Database from "better-sqlite3";
 import { applyMigrations, readMigrations } from "../../app/lib/migrate.server";
 import { prng } from "../sim/prng";
 import {
+  type Contention,
+  contentionMeter,
   markdownTable as table,
   quantile,
   queryPlanLines,
@@ -335,17 +337,6 @@ async function timeCase(c: Case): Promise<Result> {
     max: times[times.length - 1],
     runs: RUNS,
   };
-}
-
-/** How busy the machine was meanwhile: load average, and CPU pressure (Linux PSI). */
-type Contention = { load: [number, number]; pressure: number };
-function cpuPressureTotal() {
-  try {
-    const text = fs.readFileSync("/proc/pressure/cpu", "utf8");
-    return Number(/some .*total=(\d+)/.exec(text)?.[1] ?? NaN); // µs
-  } catch {
-    return NaN;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -661,19 +652,14 @@ async function main() {
 
   // One call of every case first, so the first case does not pay for a cold cache.
   for (const c of cases) await c.run();
-  const load0 = os.loadavg()[0];
-  const pressure0 = cpuPressureTotal();
-  const wall0 = performance.now();
+  const meter = contentionMeter();
   const results: Result[] = [];
   for (const c of cases) {
     const r = await timeCase(c);
     results.push(r);
     console.log(`${c.group} | ${c.label} | ${c.range}: p50 ${r.p50.toFixed(1)}, p95 ${r.p95.toFixed(1)}, max ${r.max.toFixed(1)} ms`); // prettier-ignore
   }
-  const contention: Contention = {
-    load: [load0, os.loadavg()[0]],
-    pressure: (cpuPressureTotal() - pressure0) / ((performance.now() - wall0) * 1000),
-  };
+  const contention = meter();
 
   // Exports: the CSV of a day first (for comparison), then of everything, then the xlsx of a day.
   const exports: ExportRun[] = [];

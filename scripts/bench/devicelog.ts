@@ -23,7 +23,14 @@ import { decryptToRows } from "../../app/modules/devicelog/reader";
 import { parseValuePairs, type DeviceLogRow } from "../../app/modules/devicelog/rows";
 import { summarize } from "../../app/modules/devicelog/summary";
 import { writeDeviceLog } from "../make-device-log";
-import { markdownTable as table, quantile, ROOT, sectionMarkers, writeSection } from "./support";
+import {
+  cpuPressureTotal,
+  markdownTable as table,
+  quantile,
+  ROOT,
+  sectionMarkers,
+  writeSection,
+} from "./support";
 
 const { start: START_MARKER, end: END_MARKER } = sectionMarkers("devicelog");
 const MIB = 1024 * 1024;
@@ -196,8 +203,6 @@ function runChild(mode: string, file: string) {
     proc.on("close", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!)) : reject(fail()))); // prettier-ignore
   });
 }
-/** CPU pressure (Linux PSI): µs during which some task waited for a CPU. */
-const cpuPressureTotal = () => Number(/some .*total=(\d+)/.exec(fs.existsSync("/proc/pressure/cpu") ? fs.readFileSync("/proc/pressure/cpu", "utf8") : "")?.[1]); // prettier-ignore
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "arc-bench-devicelog-"));

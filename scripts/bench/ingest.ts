@@ -31,6 +31,7 @@ import { seedDemoWorld } from "../../prisma/seed";
 import { DeviceClient, type Transmission } from "../sim/client";
 import { plan, provision, simulate } from "../simulate-devices";
 import {
+  cpuPressureTotal,
   ensureBuild,
   freePort,
   markdownTable,
@@ -80,16 +81,6 @@ const CLOCK_TICKS = (() => {
   const run = spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" });
   return Number(run.stdout?.trim()) || 100;
 })();
-
-/** Share of wall time some task waited for a CPU (Linux PSI), over an interval. */
-function cpuPressureTotal() {
-  try {
-    const text = fs.readFileSync("/proc/pressure/cpu", "utf8");
-    return Number(/some .*total=(\d+)/.exec(text)?.[1] ?? NaN); // µs
-  } catch {
-    return NaN;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Data

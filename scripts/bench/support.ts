@@ -3,6 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { DEMO_KEY_HEX } from "../../app/modules/devicelog/keys";
 
@@ -34,6 +35,30 @@ export function queryPlanLines(plans: Record<string, string>) {
     "```",
     "",
   ]);
+}
+
+/** CPU pressure (Linux PSI): microseconds during which some task waited for a CPU; NaN elsewhere. */
+export function cpuPressureTotal() {
+  try {
+    const text = fs.readFileSync("/proc/pressure/cpu", "utf8");
+    return Number(/some .*total=(\d+)/.exec(text)?.[1] ?? NaN);
+  } catch {
+    return NaN;
+  }
+}
+
+/** How busy the machine was during a run: load average at its start and end, and CPU pressure. */
+export type Contention = { load: [number, number]; pressure: number };
+
+/** Starts measuring contention; the function returned reads it for the time since. */
+export function contentionMeter(): () => Contention {
+  const load0 = os.loadavg()[0];
+  const pressure0 = cpuPressureTotal();
+  const wall0 = performance.now();
+  return () => ({
+    load: [load0, os.loadavg()[0]],
+    pressure: (cpuPressureTotal() - pressure0) / ((performance.now() - wall0) * 1000),
+  });
 }
 
 export function sectionMarkers(name: string) {

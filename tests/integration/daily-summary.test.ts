@@ -4,8 +4,6 @@
 // archive, one email per recipient with the CSV, nothing sent twice (again, concurrently from
 // other processes, through the catch-up and through `npm run job`), a failed send retried.
 import { spawn, spawnSync } from "node:child_process";
-import net from "node:net";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { TZDate } from "@date-fns/tz";
 import cron from "node-cron";
@@ -30,13 +28,12 @@ import {
   summaryRows,
   type SummaryRow,
 } from "~/models/dailySummary.server";
-import { createDevice } from "~/models/device.server";
 import { ingestTransmission } from "~/models/ingest.server";
 import { readNotificationSettings } from "~/models/notificationSettings.server";
 import { addDays } from "~/modules/adherence/score";
 import { transmissionSchema } from "~/validation/deviceApi";
-import { createCareSite, createUser, uid } from "../support/factories";
-import { startSmtpServer, type ReceivedMail } from "../support/smtp";
+import { createCareSite, createPairedPatient, uid } from "../support/factories";
+import { closedPort, startSmtpServer, type ReceivedMail } from "../support/smtp";
 import { STANDARD_PRESCRIPTION } from "../../scripts/sim/client";
 
 const ZONE = "America/Chicago";
@@ -85,29 +82,10 @@ function therapy(start: Date, options: { rx?: Rx; low?: number; deviates?: boole
 }
 
 async function patientAt(siteId: string, firstName: string, lastName: string, pairedAt: Date) {
-  const patient = await createUser({ role: "patient", careSites: [{ id: siteId }] });
-  await prisma.user.update({ where: { id: patient.id }, data: { firstName, lastName } });
-  const made = await createDevice({
-    serial: uid("SN")
-      .toUpperCase()
-      .replace(/[^A-Z0-9]/g, ""),
-    type: "cough",
-  });
-  if (!made.ok) throw new Error("device");
-  await prisma.pairing.create({
-    data: { deviceId: made.device.id, patientId: patient.id, careSiteId: siteId, pairedAt },
-  });
-  await prisma.therapyGoal.create({
-    data: {
-      patientId: patient.id,
-      timesPerDay: 2,
-      days: "mon,tue,wed,thu,fri,sat,sun",
-      createdAt: pairedAt,
-    },
-  });
+  const { patient, device } = await createPairedPatient(siteId, { firstName, lastName, pairedAt });
   const send = (sentAt: Date, therapies: ReturnType<typeof therapy>[], rx: Rx = RX) =>
     ingestTransmission(
-      { id: made.device.id },
+      { id: device.id },
       transmissionSchema.parse({
         sentAt: sentAt.toISOString(),
         hmr: 100,
@@ -155,14 +133,6 @@ const mailsFor = (received: ReceivedMail[], to: string, day: string) =>
       m.envelope.to.includes(to) &&
       m.attachments.some((a) => a.filename === `${summaryReportName(day)}.csv`),
   );
-
-async function closedPort() {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** Sends whatever is due until nothing is left (other tests' rows may be due too). */
 async function deliverAll() {

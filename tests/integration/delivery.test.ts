@@ -2,7 +2,6 @@
 // messages to a real HTTP provider (node:http on 127.0.0.1), failures retried with backoff.
 import crypto from "node:crypto";
 import http from "node:http";
-import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
@@ -18,22 +17,12 @@ import {
 } from "~/lib/outbox.server";
 import { httpSmsTransport } from "~/lib/sms.server";
 import { uid } from "../support/factories";
-import { startSmtpServer, waitFor } from "../support/smtp";
+import { closedPort, startSmtpServer, waitFor } from "../support/smtp";
 
 const FROM = "ARC Connect <no-reply@arcconnect.example>";
 const SUBJECT = "Your ARC Connect verification code";
 
 // ---- helpers -------------------------------------------------------------------------------
-
-/** One MIME leaf part, its body decoded (quoted-printable or base64). */
-/** A port nothing listens on (for "the server is down"). */
-async function closedPort() {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** An HTTP SMS provider on 127.0.0.1 that records requests and answers with `status`. */
 async function startSmsProvider() {

@@ -6,7 +6,6 @@ import { prisma } from "~/lib/db.server";
 import { yesterdayInZone } from "~/lib/time";
 import { finaliseDays } from "~/models/adherence.server";
 import { careSiteDashboard, type Category } from "~/models/dashboard.server";
-import { createDevice } from "~/models/device.server";
 import { addDays } from "~/modules/adherence/score";
 import {
   DeviceClient,
@@ -14,7 +13,7 @@ import {
   type Prescription,
   type TherapyRecord,
 } from "../../scripts/sim/client";
-import { createCareSite, createUser, uid } from "../support/factories";
+import { createCareSite, createPairedPatient } from "../support/factories";
 import { startDeviceApiServer } from "../support/deviceApiServer";
 
 const ZONE = "America/Chicago";
@@ -59,30 +58,12 @@ function therapy(day: string, hour: number, options: { deviates?: boolean } = {}
 }
 
 async function patientWithDevice(siteId: string, pairedAt: Date, name: string) {
-  const patient = await createUser({ role: "patient", careSites: [{ id: siteId }] });
-  await prisma.user.update({
-    where: { id: patient.id },
-    data: { firstName: name, lastName: `Test${name}` },
+  const { patient, device, token } = await createPairedPatient(siteId, {
+    firstName: name,
+    lastName: `Test${name}`,
+    pairedAt,
   });
-  const made = await createDevice({
-    serial: uid("SN")
-      .toUpperCase()
-      .replace(/[^A-Z0-9]/g, ""),
-    type: "cough",
-  });
-  if (!made.ok) throw new Error("device");
-  await prisma.pairing.create({
-    data: { deviceId: made.device.id, patientId: patient.id, careSiteId: siteId, pairedAt },
-  });
-  await prisma.therapyGoal.create({
-    data: {
-      patientId: patient.id,
-      timesPerDay: 2,
-      days: "mon,tue,wed,thu,fri,sat,sun",
-      createdAt: pairedAt,
-    },
-  });
-  return { patient, client: new DeviceClient(api.url, made.device.serial, made.token) };
+  return { patient, client: new DeviceClient(api.url, device.serial, token) };
 }
 
 describe("transmissions through HTTP make the dashboard", () => {

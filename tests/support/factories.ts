@@ -2,6 +2,7 @@
 // sharing a worker database do not see each other's data.
 import crypto from "node:crypto";
 import { prisma } from "~/lib/db.server";
+import { createDevice } from "~/models/device.server";
 import { hashPassword } from "~/models/user.server";
 
 export const PASSWORD = "Test-pass1!";
@@ -41,4 +42,34 @@ export function createCareSite(name = uid("Site ")) {
   return prisma.careSite.create({
     data: { name, city: "Austin", state: "Texas", zip: "78701" },
   });
+}
+
+/** A patient of a care site, named, with a cough device paired since `pairedAt` and a goal of two
+ * therapies every day from then on. */
+export async function createPairedPatient(
+  careSiteId: string,
+  patientInput: { firstName: string; lastName: string; pairedAt: Date },
+) {
+  const { firstName, lastName, pairedAt } = patientInput;
+  const patient = await createUser({ role: "patient", careSites: [{ id: careSiteId }] });
+  await prisma.user.update({ where: { id: patient.id }, data: { firstName, lastName } });
+  const made = await createDevice({
+    serial: uid("SN")
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, ""),
+    type: "cough",
+  });
+  if (!made.ok) throw new Error("device");
+  await prisma.pairing.create({
+    data: { deviceId: made.device.id, patientId: patient.id, careSiteId, pairedAt },
+  });
+  await prisma.therapyGoal.create({
+    data: {
+      patientId: patient.id,
+      timesPerDay: 2,
+      days: "mon,tue,wed,thu,fri,sat,sun",
+      createdAt: pairedAt,
+    },
+  });
+  return { patient, device: made.device, token: made.token };
 }

@@ -1,5 +1,5 @@
 // A real SMTP server on 127.0.0.1 for the email tests (smtp-server receives, mailparser reads).
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
@@ -83,4 +83,13 @@ export async function startSmtpServer(options: { port?: number; delayMs?: number
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A port nothing listens on: a mail (or SMS) server that is down. */
+export async function closedPort() {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
