@@ -3,11 +3,73 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "~/generated/prisma/client";
 import { env } from "./env.server";
 
+type Adapter = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>;
+
+/**
+ * The adapter keeps one SQLite connection for the process and, while an interactive transaction
+ * waits between its statements, runs any other query of the process on that same connection:
+ * inside the open transaction. A write awaited to success elsewhere (a request, a job) was then
+ * undone by that transaction's rollback, and reads saw its uncommitted rows. Here every query
+ * outside a transaction waits until the open transaction commits or rolls back, and a
+ * transaction waits for the query in progress: one at a time on the connection.
+ */
+function oneAtATime(adapter: Adapter): Adapter {
+  let tail = Promise.resolve();
+  const acquire = () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const ready = tail.then(() => release);
+    tail = tail.then(() => held);
+    return ready;
+  };
+  const exclusive = async <T>(work: () => Promise<T>) => {
+    const release = await acquire();
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  };
+  return {
+    provider: adapter.provider,
+    adapterName: adapter.adapterName,
+    queryRaw: (query) => exclusive(() => adapter.queryRaw(query)),
+    executeRaw: (query) => exclusive(() => adapter.executeRaw(query)),
+    executeScript: (script) => exclusive(() => adapter.executeScript(script)),
+    getConnectionInfo: adapter.getConnectionInfo && (() => adapter.getConnectionInfo!()),
+    dispose: () => exclusive(() => adapter.dispose()),
+    async startTransaction(isolationLevel) {
+      const release = await acquire();
+      try {
+        const tx = await adapter.startTransaction(isolationLevel);
+        const end = (finish: () => Promise<void>) => () => finish().finally(release);
+        return {
+          provider: tx.provider,
+          adapterName: tx.adapterName,
+          options: tx.options,
+          queryRaw: (query) => tx.queryRaw(query),
+          executeRaw: (query) => tx.executeRaw(query),
+          commit: end(() => tx.commit()),
+          rollback: end(() => tx.rollback()),
+        };
+      } catch (error) {
+        release();
+        throw error;
+      }
+    },
+  };
+}
+
 function connect() {
-  const adapter = new PrismaBetterSQLite3(
+  const sqlite = new PrismaBetterSQLite3(
     { url: `file:${env.databaseFile}`, timeout: 5000 },
     { timestampFormat: "unixepoch-ms" },
   );
+  const adapter = {
+    provider: "sqlite" as const,
+    adapterName: sqlite.adapterName,
+    connect: async () => oneAtATime(await sqlite.connect()),
+  };
   return new PrismaClient({ adapter });
 }
 

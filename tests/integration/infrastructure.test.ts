@@ -63,6 +63,35 @@ describe("migrations", () => {
   });
 });
 
+describe("the one connection", () => {
+  it("keeps other queries out of an open transaction: no dirty read, no write undone by its rollback", async () => {
+    const action = uid("test.connection.");
+    const rows = () =>
+      prisma.auditEvent
+        .findMany({ where: { action }, select: { targetId: true }, orderBy: { targetId: "asc" } })
+        .then((found) => found.map((r) => r.targetId));
+    let inside!: () => void;
+    const insideWritten = new Promise<void>((resolve) => (inside = resolve));
+    const rolledBack = prisma
+      .$transaction(async (tx) => {
+        await tx.auditEvent.create({ data: { action, targetId: "inside" } });
+        inside();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        throw new Error("rolled back on purpose");
+      })
+      .catch((error: Error) => error.message);
+    await insideWritten;
+    // Issued while the transaction is open: they wait for it to end instead of joining it.
+    const [seen] = await Promise.all([
+      rows(),
+      prisma.auditEvent.create({ data: { action, targetId: "outside" } }),
+    ]);
+    expect(seen).toEqual([]);
+    expect(await rolledBack).toBe("rolled back on purpose");
+    expect(await rows()).toEqual(["outside"]);
+  });
+});
+
 describe("scheduled jobs", () => {
   it("run a slot once, however often they are triggered for it", async () => {
     let runs = 0;

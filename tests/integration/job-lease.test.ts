@@ -237,7 +237,9 @@ describe("scheduled jobs under the lease", () => {
       new Lease({ name, holder: "a", now: t.now }),
       new Lease({ name, holder: "b", now: t.now, db: other }),
     ];
-    await Promise.all(leases.map((lease) => lease.acquire()));
+    // "a" starts first and holds the lease; "b" finds it taken.
+    for (const lease of leases) await lease.acquire();
+    expect(leases.map((lease) => lease.held)).toEqual([true, false]);
     const job = countingJob();
     const schedulers = leases.map((lease) => new Scheduler([job], { isLeader: () => lease.held }));
 
