@@ -37,7 +37,8 @@ function oneAtATime(adapter: Adapter): Adapter {
     executeRaw: (query) => exclusive(() => adapter.executeRaw(query)),
     executeScript: (script) => exclusive(() => adapter.executeScript(script)),
     getConnectionInfo: adapter.getConnectionInfo && (() => adapter.getConnectionInfo!()),
-    dispose: () => exclusive(() => adapter.dispose()),
+    // Closing rolls back a transaction still open (shutdown); it does not wait for it.
+    dispose: () => adapter.dispose(),
     async startTransaction(isolationLevel) {
       const release = await acquire();
       try {
@@ -70,7 +71,10 @@ function connect() {
     adapterName: sqlite.adapterName,
     connect: async () => oneAtATime(await sqlite.connect()),
   };
-  return new PrismaClient({ adapter });
+  // A transaction queues behind the one in progress (which may itself wait up to the busy
+  // timeout for another process's write): Prisma's default 2 s wait for a start failed requests
+  // and jobs that would have run a moment later.
+  return new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 10_000 } });
 }
 
 const globalForDb = globalThis as unknown as { __arcPrisma?: PrismaClient };

@@ -90,6 +90,23 @@ describe("the one connection", () => {
     expect(await rolledBack).toBe("rolled back on purpose");
     expect(await rows()).toEqual(["outside"]);
   });
+
+  it("lets a transaction wait its turn behind a long one instead of failing to start", async () => {
+    const action = uid("test.connection.");
+    let firstStarted!: () => void;
+    const started = new Promise<void>((resolve) => (firstStarted = resolve));
+    const first = prisma.$transaction(async (tx) => {
+      await tx.auditEvent.create({ data: { action, targetId: "first" } });
+      firstStarted();
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+    });
+    await started;
+    const second = prisma.$transaction((tx) =>
+      tx.auditEvent.create({ data: { action, targetId: "second" } }),
+    );
+    await Promise.all([first, second]);
+    expect(await prisma.auditEvent.count({ where: { action } })).toBe(2);
+  });
 });
 
 describe("scheduled jobs", () => {
