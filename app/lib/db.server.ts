@@ -71,9 +71,9 @@ function connect() {
     adapterName: sqlite.adapterName,
     connect: async () => oneAtATime(await sqlite.connect()),
   };
-  // A transaction queues behind the one in progress (which may itself wait up to the busy
-  // timeout for another process's write): Prisma's default 2 s wait for a start failed requests
-  // and jobs that would have run a moment later.
+  // A transaction queues behind the one in progress, which may itself wait up to the busy
+  // timeout for another process's write: with Prisma's default (2 s to start) it could fail where
+  // it would have run a moment later.
   return new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 10_000 } });
 }
 
