@@ -482,8 +482,14 @@ describe("one run per care site and day", () => {
         }),
     );
     await new Promise((resolve) => setTimeout(resolve, startAt - Date.now()));
-    const here = await Promise.all([runDailySummary(now), runDailySummary(now)]);
+    // Every run is waited for before anything is judged, so that a failure leaves no run behind
+    // to write into the next test.
+    const settled = await Promise.allSettled([runDailySummary(now), runDailySummary(now)]);
     const there = await Promise.all(children);
+    const here = settled.map((r) => {
+      if (r.status === "rejected") throw r.reason;
+      return r.value;
+    });
     for (const c of there) expect(c.code, c.stderr).toBe(0);
     const results = [
       ...here,
