@@ -100,16 +100,25 @@ function isBusy(error: unknown) {
   return /database is locked|SQLITE_BUSY/i.test(message);
 }
 
+/** A write that changes nothing: as the first statement of a transaction it takes the write lock. */
+const TAKE_WRITE_LOCK = 'DELETE FROM "JobLease" WHERE 0';
+
 /**
- * An interactive transaction that reads before it writes. SQLite cannot upgrade such a transaction
- * when another connection (a script, a test fixture) wrote since its read began, and answers
- * "database is locked" at once, without waiting; running it again is the cure. Only for
- * transactions whose work is all in the database (safe to repeat).
+ * An interactive transaction that reads before it writes. Begun as SQLite begins a deferred
+ * transaction, it would read from a snapshot and could not write once another connection (another
+ * process, the ingest connection) had committed since: "database is locked" at once, without
+ * waiting, however often it was run again while that connection kept writing. So it takes the
+ * write lock first, as BEGIN IMMEDIATE would, waiting for it up to the busy timeout; its reads
+ * then see the latest data and its writes cannot conflict. Only for transactions whose work is all
+ * in the database: one that still finds the database busy is run again.
  */
 export async function readWriteTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await prisma.$transaction(fn);
+      return await prisma.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(TAKE_WRITE_LOCK);
+        return fn(tx);
+      });
     } catch (error) {
       if (attempt >= 5 || !isBusy(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 25 * attempt));

@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { prisma } from "~/lib/db.server";
+import { prisma, readWriteTransaction } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
 import { applyMigrations, readMigrations } from "~/lib/migrate.server";
 import {
   deliver,
@@ -106,6 +107,36 @@ describe("the one connection", () => {
     );
     await Promise.all([first, second]);
     expect(await prisma.auditEvent.count({ where: { action } })).toBe(2);
+  });
+});
+
+describe("readWriteTransaction", () => {
+  it("holds the write lock from its start: its reads cannot go stale, so it runs once", async () => {
+    const action = uid("test.lock.");
+    const other = new Database(env.databaseFile, { timeout: 0 });
+    const attempts: string[] = [];
+    try {
+      await readWriteTransaction(async (tx) => {
+        const before = await tx.auditEvent.count({ where: { action } });
+        // Another connection (another process, the ingest connection) tries to commit between
+        // this transaction's read and its write.
+        try {
+          other
+            .prepare("INSERT INTO AuditEvent (id, at, action) VALUES (?, ?, ?)")
+            .run(uid("id-"), Date.now(), action);
+          attempts.push("other wrote");
+        } catch (error) {
+          attempts.push((error as { code: string }).code);
+        }
+        await tx.auditEvent.create({ data: { action, targetId: String(before) } });
+      });
+    } finally {
+      other.close();
+    }
+    expect(attempts).toEqual(["SQLITE_BUSY"]);
+    expect(
+      await prisma.auditEvent.findMany({ where: { action }, select: { targetId: true } }),
+    ).toEqual([{ targetId: "0" }]);
   });
 });
 
