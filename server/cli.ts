@@ -63,8 +63,9 @@ async function migrate() {
   const { env } = await import("../app/lib/env.server");
   const { applyMigrations, migrationsDir, readMigrations } =
     await import("../app/lib/migrate.server");
-  const applied = applyMigrations(env.databaseFile, readMigrations(migrationsDir()));
-  return { databaseFile: env.databaseFile, applied };
+  const migrations = readMigrations(migrationsDir());
+  const applied = applyMigrations(env.databaseFile, migrations);
+  return { databaseFile: env.databaseFile, applied, names: migrations.map((m) => m.name) };
 }
 
 async function serveCommand(files: AppFiles) {
@@ -77,13 +78,13 @@ async function serveCommand(files: AppFiles) {
     );
   }
   const { logger } = await import("../app/lib/logger.server");
-  const { applied } = await migrate();
+  const { applied, names } = await migrate();
   if (applied.length) logger.info("applied migrations", { migrations: applied });
   const { env } = await import("../app/lib/env.server");
   const { markServing } = await import("./backup");
   markServing(env.dataDir);
   const { serve } = await import("./http");
-  await serve(files);
+  await serve(files, names);
 }
 
 async function superadminAdd(args: string[]) {

@@ -11,7 +11,6 @@ import express from "express";
 import helmet from "helmet";
 import { closeWhenBodyUnread } from "../app/lib/connection.server";
 import { logger } from "../app/lib/logger.server";
-import { readMigrations } from "../app/lib/migrate.server";
 import { requestLog } from "../app/lib/requestLog.server";
 import { APP_VERSION as version } from "../app/lib/version.server";
 
@@ -34,13 +33,13 @@ export type AppFiles = {
 
 const entryOf = (build: ServerBuild) => build.entry.module as unknown as AppEntry;
 
-export async function serve(files: AppFiles) {
+/** Serves the app; `migrations`: this version's migration names, which /readyz expects applied. */
+export async function serve(files: AppFiles, migrations: string[]) {
   const mode = process.env.NODE_ENV === "development" ? "development" : "production";
   const { root } = files;
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? "0.0.0.0";
 
-  const migrations = readMigrations(path.join(root, "prisma", "migrations")).map((m) => m.name);
   let build = files.loadBuild();
   await entryOf(build).startBackground();
 

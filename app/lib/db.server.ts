@@ -36,7 +36,7 @@ function oneAtATime(adapter: Adapter): Adapter {
     queryRaw: (query) => exclusive(() => adapter.queryRaw(query)),
     executeRaw: (query) => exclusive(() => adapter.executeRaw(query)),
     executeScript: (script) => exclusive(() => adapter.executeScript(script)),
-    getConnectionInfo: adapter.getConnectionInfo && (() => adapter.getConnectionInfo!()),
+    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
     // Closing rolls back a transaction still open (shutdown); it does not wait for it.
     dispose: () => adapter.dispose(),
     async startTransaction(isolationLevel) {
