@@ -33,26 +33,23 @@ export type AppFiles = {
 
 const entryOf = (build: ServerBuild) => build.entry.module as unknown as AppEntry;
 
-/** Serves the app; `migrations`: this version's migration names, which /readyz expects applied. */
-export async function serve(files: AppFiles, migrations: string[]) {
-  const mode = process.env.NODE_ENV === "development" ? "development" : "production";
-  const { root } = files;
-  const port = Number(process.env.PORT ?? 3000);
-  const host = process.env.HOST ?? "0.0.0.0";
+/** What the request chain needs: where public/ is, and who answers what the chain lets through. */
+export type ChainOptions = {
+  root: string;
+  mode: "development" | "production";
+  /** the Remix request handler (tests give a stand-in); res.locals.cspNonce holds a page's nonce */
+  handler: express.RequestHandler;
+  /** /readyz */
+  readiness: () => Promise<{ ready: boolean }>;
+};
 
-  let build = files.loadBuild();
-  await entryOf(build).startBackground();
-
+/** The express app: every middleware a request passes, then `handler`. */
+export function createApp(options: ChainOptions) {
+  const { root, mode, handler } = options;
   const app = express();
   app.disable("x-powered-by");
   if (process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true")
     app.set("trust proxy", 1);
-
-  const remixHandler = createRequestHandler({
-    build: async () => build, // re-read so development reloads take effect
-    mode,
-    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
-  });
 
   // One JSON line per request (LOG_REQUESTS=0: none), first so it sees the bytes actually sent.
   app.use(requestLog);
@@ -64,7 +61,7 @@ export async function serve(files: AppFiles, migrations: string[]) {
   // The device API (DEVICE-API.md) is JSON for machines: it goes straight to its Remix routes,
   // past the page middleware below (CSP nonces, page security headers, compression), which cost
   // a device request a good part of its time (docs/performance.md, "Device ingest").
-  app.post("/api/v1/devices/*", remixHandler);
+  app.post("/api/v1/devices/*", handler);
 
   app.use((req, res, next) => {
     res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
@@ -121,13 +118,37 @@ export async function serve(files: AppFiles, migrations: string[]) {
     res.json({ status: "ok", version });
   });
   app.get("/readyz", async (_req, res) => {
-    const readiness = await entryOf(build).checkReadiness(migrations);
+    const readiness = await options.readiness();
     res
       .status(readiness.ready ? 200 : 503)
       .json({ status: readiness.ready ? "ready" : "not ready", version, ...readiness });
   });
 
-  app.all("*", remixHandler);
+  app.all("*", handler);
+  return app;
+}
+
+/** Serves the app; `migrations`: this version's migration names, which /readyz expects applied. */
+export async function serve(files: AppFiles, migrations: string[]) {
+  const mode = process.env.NODE_ENV === "development" ? "development" : "production";
+  const { root } = files;
+  const port = Number(process.env.PORT ?? 3000);
+  const host = process.env.HOST ?? "0.0.0.0";
+
+  let build = files.loadBuild();
+  await entryOf(build).startBackground();
+
+  const remixHandler = createRequestHandler({
+    build: async () => build, // re-read so development reloads take effect
+    mode,
+    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+  });
+  const app = createApp({
+    root,
+    mode,
+    handler: remixHandler,
+    readiness: () => entryOf(build).checkReadiness(migrations),
+  });
 
   const server = app.listen(port, host, () => {
     logger.info(`ARC Connect ${version} is ready at http://localhost:${port} (${mode})`);
