@@ -16,6 +16,7 @@ import {
   isRefusedPath,
   noStoreByDefault,
   REFUSED_PATH_MESSAGE,
+  routeHeadersReplace,
   securityHeaders,
   setClientAddress,
 } from "../app/lib/door.server";
@@ -74,6 +75,7 @@ export function createApp(options: ChainOptions) {
     options.trustProxy ?? (process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true");
   const hsts = mode === "production" && process.env.COOKIE_SECURE !== "0";
   const headers = securityHeaders({ hsts });
+  const headerNames = headers.map(([name]) => name);
   const bodyIdleTimeoutMs = options.bodyIdleTimeoutMs ?? BODY_IDLE_TIMEOUT_MS;
 
   const app = express();
@@ -92,6 +94,7 @@ export function createApp(options: ChainOptions) {
   app.use(requestLog);
   app.use((req, res, next) => {
     for (const [name, value] of headers) res.setHeader(name, value);
+    routeHeadersReplace(res, headerNames);
     noStoreByDefault(res);
     // A path that routing would read differently from the way it is matched here is refused.
     if (isRefusedPath(req.url)) {

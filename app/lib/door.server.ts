@@ -79,6 +79,28 @@ export function securityHeaders(options: { hsts: boolean }): [string, string][] 
   ];
 }
 
+type AppendingResponse = ServerResponse & {
+  /** express's: adds a value to a header already set (the Remix adapter sends headers with it) */
+  append?: (field: string, value: string | string[]) => unknown;
+};
+
+/**
+ * A route's own value for a header the door set replaces the door's, instead of being appended to
+ * it (the Remix adapter appends each response header: "nosniff, nosniff").
+ */
+export function routeHeadersReplace(res: AppendingResponse, names: Iterable<string>) {
+  const append = res.append;
+  if (typeof append !== "function") return;
+  const door = new Set([...names].map((name) => name.toLowerCase()));
+  res.append = function (this: AppendingResponse, field: string, value: string | string[]) {
+    const name = field.toLowerCase();
+    if (!door.has(name)) return append.call(this, field, value);
+    door.delete(name); // a second value of the route's own is appended as usual
+    this.setHeader(field, value);
+    return this;
+  };
+}
+
 /**
  * `Cache-Control: no-store` on the response unless something set its own by the time the head goes
  * out (static files, chat images, the event stream): set at writeHead, because the Remix adapter

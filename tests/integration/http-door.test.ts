@@ -57,7 +57,13 @@ const standIn: express.RequestHandler = async (req, res, next) => {
     } else if (url.pathname === "/moved") {
       response = new Response(null, { status: 302, headers: { Location: "/" } });
     } else if (url.pathname === "/cached") {
-      response = new Response("photo", { headers: { "Cache-Control": "private, max-age=60" } });
+      response = new Response("photo", {
+        headers: {
+          "Cache-Control": "private, max-age=60",
+          "X-Content-Type-Options": "nosniff",
+          "Cross-Origin-Resource-Policy": "same-site",
+        },
+      });
     } else if (url.pathname === "/broken") {
       throw new Error("a handler failed");
     } else {
@@ -332,9 +338,12 @@ describe("every response", () => {
     }
   });
 
-  it("keeps a Cache-Control its route or the static files set", async () => {
+  it("keeps a Cache-Control or security header its route or the static files set", async () => {
     const cached = await send(door.port, "GET", "/cached");
     expect(cached.headers["cache-control"]).toBe("private, max-age=60");
+    // The route's value replaces the door's, rather than both being sent.
+    expect(cached.headers["x-content-type-options"]).toBe("nosniff");
+    expect(cached.headers["cross-origin-resource-policy"]).toBe("same-site");
     const icon = await send(door.port, "GET", "/favicon.ico");
     expect(icon.status).toBe(200);
     expect(icon.headers["cache-control"]).toBe("public, max-age=3600");
