@@ -3,6 +3,7 @@
 // release binary, whose files come unpacked from the binary (scripts/binary/runtime.ts).
 import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/node";
@@ -10,8 +11,18 @@ import compression from "compression";
 import express from "express";
 import helmet from "helmet";
 import { closeWhenBodyUnread } from "../app/lib/connection.server";
+import {
+  cutStalledBody,
+  isRefusedPath,
+  noStoreByDefault,
+  REFUSED_PATH_MESSAGE,
+  routeHeadersReplace,
+  securityHeaders,
+  setClientAddress,
+} from "../app/lib/door.server";
+import { env } from "../app/lib/env.server";
 import { logger } from "../app/lib/logger.server";
-import { requestLog } from "../app/lib/requestLog.server";
+import { pathOf, requestLog } from "../app/lib/requestLog.server";
 import { APP_VERSION as version } from "../app/lib/version.server";
 
 installGlobals({ nativeFetch: true });
@@ -33,43 +44,75 @@ export type AppFiles = {
 
 const entryOf = (build: ServerBuild) => build.entry.module as unknown as AppEntry;
 
-/** Serves the app; `migrations`: this version's migration names, which /readyz expects applied. */
-export async function serve(files: AppFiles, migrations: string[]) {
-  const mode = process.env.NODE_ENV === "development" ? "development" : "production";
-  const { root } = files;
-  const port = Number(process.env.PORT ?? 3000);
-  const host = process.env.HOST ?? "0.0.0.0";
+/** What the request chain needs: where public/ is, and who answers what the chain lets through. */
+export type ChainOptions = {
+  root: string;
+  mode: "development" | "production";
+  /** the Remix request handler (tests give a stand-in); res.locals.cspNonce holds a page's nonce */
+  handler: express.RequestHandler;
+  /** /readyz */
+  readiness: () => Promise<{ ready: boolean }>;
+  /** believe X-Forwarded-For (one proxy hop); default: TRUST_PROXY=1 or true */
+  trustProxy?: boolean;
+  /** a request body that stops arriving for this long ends its connection; default 30 s */
+  bodyIdleTimeoutMs?: number;
+};
 
-  let build = files.loadBuild();
-  await entryOf(build).startBackground();
+/** The device API's routes (DEVICE-API.md): matched exactly, on the path as sent. */
+const DEVICE_API_PATH = /^\/api\/v1\/devices\/[^/]+\/(?:transmissions|stats)$/;
+
+/** A body that sends nothing for this long is cut off (as the log upload's own stall check). */
+export const BODY_IDLE_TIMEOUT_MS = 30_000;
+
+/**
+ * The express app. Every request passes the door first (client address, request log, security
+ * headers, refusal of rewritable paths, no-store by default, body deadline), then the device API
+ * or the page middleware, then `handler`.
+ */
+export function createApp(options: ChainOptions) {
+  const { root, mode, handler } = options;
+  const trustProxy =
+    options.trustProxy ?? (process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true");
+  const hsts = mode === "production" && process.env.COOKIE_SECURE !== "0";
+  const headers = securityHeaders({ hsts });
+  const headerNames = headers.map(([name]) => name);
+  const bodyIdleTimeoutMs = options.bodyIdleTimeoutMs ?? BODY_IDLE_TIMEOUT_MS;
 
   const app = express();
   app.disable("x-powered-by");
-  if (process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true")
-    app.set("trust proxy", 1);
+  // req.ip: the socket's address, or with a trusted proxy the address it puts in X-Forwarded-For.
+  app.set("trust proxy", trustProxy ? 1 : false);
 
-  const remixHandler = createRequestHandler({
-    build: async () => build, // re-read so development reloads take effect
-    mode,
-    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+  // The door: before any handler, for every request, the device API included.
+  app.use((req, res, next) => {
+    // The app reads the client address from x-arc-client-ip (limits, audit); nothing a client
+    // sent under an internal name survives.
+    setClientAddress(req, trustProxy);
+    next();
   });
-
-  // One JSON line per request (LOG_REQUESTS=0: none), first so it sees the bytes actually sent.
+  // One JSON line per request (LOG_REQUESTS=0: none), before compression so it sees the bytes sent.
   app.use(requestLog);
   app.use((req, res, next) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+    routeHeadersReplace(res, headerNames);
+    noStoreByDefault(res);
+    // A path that routing would read differently from the way it is matched here is refused.
+    if (isRefusedPath(req.url)) {
+      res.status(400).type("text/plain").send(REFUSED_PATH_MESSAGE);
+      return;
+    }
     closeWhenBodyUnread(req, res);
+    cutStalledBody(req, res, bodyIdleTimeoutMs);
     next();
   });
 
-  // The device API (DEVICE-API.md) is JSON for machines: it goes straight to its Remix routes,
-  // past the page middleware below (CSP nonces, page security headers, compression), which cost
-  // a device request a good part of its time (docs/performance.md, "Device ingest").
-  app.post("/api/v1/devices/*", remixHandler);
+  // The device API (DEVICE-API.md) is JSON for machines: after the door it goes straight to its
+  // Remix routes, past the page middleware below (CSP nonces, compression), which cost a device
+  // request a good part of its time (docs/performance.md, "Device ingest").
+  app.post(DEVICE_API_PATH, handler);
 
-  app.use((req, res, next) => {
+  app.use((_req, res, next) => {
     res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
-    // The app reads the client address from here; a value sent by the client is overwritten.
-    req.headers["x-arc-client-ip"] = req.ip ?? "";
     next();
   });
   app.use(
@@ -93,11 +136,13 @@ export async function serve(files: AppFiles, migrations: string[]) {
           "object-src": ["'none'"],
         },
       },
-      strictTransportSecurity: mode === "production" && process.env.COOKIE_SECURE !== "0",
+      strictTransportSecurity: hsts,
       crossOriginEmbedderPolicy: false,
       // Not helmet's "no-referrer": with it Chromium sends "Origin: null" on form posts, which
       // Remix rightly refuses as a possible cross-site request.
       referrerPolicy: { policy: "same-origin" },
+      // As the door's set (and the CSP's frame-ancestors 'none').
+      xFrameOptions: { action: "deny" },
     }),
   );
   // Server-sent events must reach the browser as they are written, not when a buffer fills.
@@ -121,15 +166,106 @@ export async function serve(files: AppFiles, migrations: string[]) {
     res.json({ status: "ok", version });
   });
   app.get("/readyz", async (_req, res) => {
-    const readiness = await entryOf(build).checkReadiness(migrations);
+    const readiness = await options.readiness();
     res
       .status(readiness.ready ? 200 : 503)
       .json({ status: readiness.ready ? "ready" : "not ready", version, ...readiness });
   });
 
-  app.all("*", remixHandler);
+  app.all("*", handler);
 
-  const server = app.listen(port, host, () => {
+  // What a handler let through (or express refused, such as a malformed %-escape in a parameter):
+  // a plain answer with the door's headers still on, never express's page with a stack trace.
+  app.use(
+    (error: unknown, req: express.Request, res: express.Response, next: express.NextFunction) => {
+      const status = Number((error as { status?: unknown } | null)?.status);
+      const clientError = status >= 400 && status < 500;
+      // A client that went away is no failure of ours.
+      if (!clientError && !req.socket.destroyed)
+        logger.error("request failed", { error, path: pathOf(req.originalUrl) });
+      if (res.headersSent) return next(error); // express ends the connection
+      res
+        .status(clientError ? status : 500)
+        .type("text/plain")
+        .send(clientError ? "Bad Request" : "Internal Server Error");
+    },
+  );
+  return app;
+}
+
+export type ServerTimeouts = {
+  /** the whole request head must have arrived by then (slow-loris on headers) */
+  headersTimeoutMs: number;
+  /** the whole request, body included (big log uploads on slow lines must still finish) */
+  requestTimeoutMs: number;
+  /** an idle kept-alive connection is closed after this */
+  keepAliveTimeoutMs: number;
+  /** how often Node checks the two deadlines above (its default, 30 s, lets a trickler stay longer) */
+  connectionsCheckingIntervalMs: number;
+};
+
+/** A slow clinic line: about 1 Mbit/s of upload. */
+const SLOW_LINE_BYTES_PER_SECOND = 128 * 1024;
+
+/**
+ * The server's deadlines (docs/decisions.md, "Server timeouts"). requestTimeout lets the largest
+ * device log (DEVICE_LOG_MAX_MB, 256 MB by default) arrive at 1 Mbit/s, and never less than
+ * 10 minutes; a body that stalls is cut sooner (BODY_IDLE_TIMEOUT_MS).
+ */
+export function serverTimeouts(): ServerTimeouts {
+  const upload = Math.ceil((env.deviceLogMaxBytes / SLOW_LINE_BYTES_PER_SECOND) * 1000);
+  return {
+    headersTimeoutMs: 20_000,
+    requestTimeoutMs: Math.max(10 * 60_000, upload),
+    keepAliveTimeoutMs: 5_000,
+    connectionsCheckingIntervalMs: 1_000,
+  };
+}
+
+/** An HTTP server for `app` with the deadlines set, listening on `port` (0: any free one). */
+export function listen(
+  app: express.Express,
+  where: { port: number; host: string; timeouts?: ServerTimeouts },
+  onListening?: () => void,
+) {
+  const timeouts = where.timeouts ?? serverTimeouts();
+  const server = http.createServer(
+    {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+      connectionsCheckingInterval: timeouts.connectionsCheckingIntervalMs,
+    },
+    app,
+  );
+  server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
+  server.listen(where.port, where.host, onListening);
+  return server;
+}
+
+/** Serves the app; `migrations`: this version's migration names, which /readyz expects applied. */
+export async function serve(files: AppFiles, migrations: string[]) {
+  const mode = process.env.NODE_ENV === "development" ? "development" : "production";
+  const { root } = files;
+  const port = Number(process.env.PORT ?? 3000);
+  const host = process.env.HOST ?? "0.0.0.0";
+
+  let build = files.loadBuild();
+  await entryOf(build).startBackground();
+
+  const remixHandler = createRequestHandler({
+    build: async () => build, // re-read so development reloads take effect
+    mode,
+    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+  });
+  const app = createApp({
+    root,
+    mode,
+    handler: remixHandler,
+    readiness: () => entryOf(build).checkReadiness(migrations),
+  });
+
+  const server = listen(app, { port, host }, () => {
     logger.info(`ARC Connect ${version} is ready at http://localhost:${port} (${mode})`);
     if (mode === "development") broadcastDevReady(build);
   });

@@ -17,6 +17,8 @@ export function badRequest(message = "Bad Request"): never {
 }
 
 export function clientIp(request: Request) {
-  // server.ts overwrites this header with the socket (or trusted proxy) address on every request.
+  // The server's door (app/lib/door.server.ts setClientAddress) drops a client's copy of this
+  // header and sets it to the socket's (or, with TRUST_PROXY, the proxy's) address on every
+  // request, the device API included.
   return request.headers.get("X-Arc-Client-Ip");
 }

@@ -32,7 +32,7 @@ export function pathOf(url: string | undefined) {
 }
 
 function clientIp(req: LoggedRequest) {
-  // express's req.ip first; then the header server.ts sets (overwriting a client's); then the peer.
+  // express's req.ip first; then the header the door sets (a client's copy dropped); then the peer.
   const header = req.headers["x-arc-client-ip"];
   return req.ip || (typeof header === "string" && header) || req.socket?.remoteAddress || null;
 }
