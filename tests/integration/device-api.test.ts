@@ -766,7 +766,7 @@ describe("over real HTTP (node:http on 127.0.0.1)", () => {
   it("400 naming the field for a time before 2015 or more than a day ahead; nothing stored", async () => {
     const d = await device();
     const headers = { Authorization: `Bearer ${d.token}`, "Content-Type": "application/json" };
-    const cases: [string, Record<string, unknown>, string, string][] = [
+    const cases: [string, unknown, string, string][] = [
       [
         "transmissions",
         { ...transmission([]), sentAt: "1970-01-01T00:00:00Z" },
