@@ -1,5 +1,6 @@
 // Failed-attempt limits for the sign-in steps, kept in the database so a restart does not reset
 // them. A key is locked once it reaches `max` failures within `windowMs`, for `lockMs`.
+import { isIP } from "node:net";
 import { prisma, readWriteTransaction } from "./db.server";
 import { env } from "./env.server";
 
@@ -38,6 +39,37 @@ export async function recordFailure(key: string, limit: Limit, now = new Date())
 
 export async function clearFailures(key: string) {
   await prisma.authThrottle.deleteMany({ where: { key } });
+}
+
+/** Wrong sign-in passwords of one account count under this prefix plus the client's address block. */
+export const passwordFailurePrefix = (accountId: string) => `password:${accountId}@`;
+
+/** Forgets every address's failures of one account (after a password reset). */
+export async function clearPasswordFailures(accountId: string) {
+  await prisma.authThrottle.deleteMany({
+    where: { key: { startsWith: passwordFailurePrefix(accountId) } },
+  });
+}
+
+/**
+ * The address a limit keys on: an IPv4 address as it is, an IPv6 address by its /64 (one
+ * subscriber's block, which a client can rotate through freely), "-" without an address.
+ */
+export function addressBlock(ip: string | null) {
+  if (!ip) return "-";
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (mapped) return mapped[1];
+  if (isIP(ip) !== 6) return ip;
+  const [head, tail = ""] = ip.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = ip.includes("::")
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
 
 // Request-rate limits (issue: abuse limits): every attempt counts, not only failures. Keys name

@@ -10,9 +10,9 @@ import {
   unstable_parseMultipartFormData,
   type UploadHandler,
 } from "@remix-run/node";
-import sharp from "sharp";
 import { prisma } from "./db.server";
 import { env } from "./env.server";
+import { decodeImage, inspectImage, MAX_INPUT_PIXELS } from "./images.server";
 import { logger } from "./logger.server";
 
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
@@ -25,6 +25,7 @@ export const PHOTO_MESSAGES = {
   tooLarge: "The photo must be at most 5 MB.",
   wrongType: "Please upload a JPEG, PNG, GIF or WebP image.",
   unreadable: "The upload could not be read. Please try again.",
+  tooManyPixels: `The photo must be at most ${MAX_INPUT_PIXELS / 1_000_000} megapixels.`,
 } as const;
 
 export type FileForm =
@@ -105,7 +106,7 @@ export async function savePhoto(input: {
 }): Promise<SavePhotoResult> {
   if (input.file.size > MAX_PHOTO_BYTES) return { ok: false, message: PHOTO_MESSAGES.tooLarge };
   const stored = await toSquareWebp(Buffer.from(await input.file.arrayBuffer()));
-  if (!stored) return { ok: false, message: PHOTO_MESSAGES.wrongType };
+  if (typeof stored === "string") return { ok: false, message: stored };
 
   const id = await storeUpload({
     ownerId: input.ownerId,
@@ -170,19 +171,23 @@ export async function storeUpload(input: {
   }
 }
 
-async function toSquareWebp(original: Buffer) {
+/** The photo as a 256x256 WebP, or the message saying why not (lib/images checks it first). */
+async function toSquareWebp(original: Buffer): Promise<Buffer | string> {
+  const image = await inspectImage(original, ACCEPTED_FORMATS);
+  if (!image.ok) {
+    return image.reason === "tooManyPixels"
+      ? PHOTO_MESSAGES.tooManyPixels
+      : PHOTO_MESSAGES.wrongType;
+  }
   try {
     // Only the first frame of an animated GIF or WebP is read (sharp's default).
-    const { format } = await sharp(original).metadata();
-    if (!format || !ACCEPTED_FORMATS.has(format)) return null;
-    return await sharp(original)
-      .rotate()
+    return await decodeImage(original)
       .resize(PHOTO_PIXELS, PHOTO_PIXELS, { fit: "cover", position: "centre" })
       .webp({ quality: 82 })
       .toBuffer();
   } catch {
     // Not an image sharp can read, or a damaged one.
-    return null;
+    return PHOTO_MESSAGES.wrongType;
   }
 }
 

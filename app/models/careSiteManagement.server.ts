@@ -6,8 +6,8 @@
 // - The care site screen (clinicadmin, clinician): active care sites where the actor's membership
 //   is accepted. Anything else reads as absent (null / empty), which the routes answer with 404.
 // - The profile page (superadmin, abmadmin): every care site.
-import { Parser } from "@json2csv/plainjs";
 import type { Prisma } from "~/generated/prisma/client";
+import { toCsv } from "~/lib/csv";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
 import { audit } from "~/models/audit.server";
 import { PAGE_SIZE, skipFor, type ListParams } from "~/lib/listParams";
@@ -399,10 +399,9 @@ const CATEGORY: Record<EnrolledRole, string> = {
   clinicadmin: "CareSiteAdmins",
 };
 
-/** A spreadsheet runs a cell starting with = + - @ (or tab, CR) as a formula; a quote disarms it. */
+/** An empty cell for a missing value (the CSV writer disarms formulas). */
 function cell(value: string | null | undefined) {
-  const text = value ?? "";
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return value ?? "";
 }
 
 /** Letters, digits and dashes of a name, the rest one underscore (a safe file name part). */
@@ -461,7 +460,7 @@ export async function exportEnrolledCsv(
     { label: "Zip", value: (r: Row) => cell(r.user.zip) },
     { label: "Country", value: (r: Row) => cell(r.user.country) },
   ];
-  const csv = new Parser<Row, Row>({ fields, withBOM: true }).parse(rows);
+  const csv = toCsv<Row>(rows, { fields, withBOM: true });
   const day = dayInZone(now, site.timeZone);
   return {
     fileName: `${CATEGORY[role]}_${fileNamePart(site.name)}_${day}.csv`,

@@ -4,10 +4,10 @@
 // - the provider's staff (superadmin, abmadmin) with every care site admin, and among themselves.
 // Patients are not in staff messaging. Every change is announced to the participants' open
 // streams (lib/chatEvents.server.ts).
-import sharp from "sharp";
 import { announceChatChange } from "~/lib/chatEvents.server";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
 import { isProviderRole, isSiteRole, PROVIDER_ROLES, SITE_ROLES } from "~/lib/roles";
+import { inspectImage, MAX_INPUT_PIXELS, reencodeImage } from "~/lib/images.server";
 import { formatChatTime } from "~/lib/time";
 import { deleteUpload, storeUpload } from "~/lib/uploads.server";
 import type { Prisma } from "~/generated/prisma/client";
@@ -17,6 +17,8 @@ export const CHAT_PAGE_SIZE = 50;
 export const MAX_CHAT_PAGES = 40;
 /** An attachment must be under this many bytes (spec 3 §9). */
 export const MAX_ATTACHMENT_BYTES = 2_000_000;
+/** A stored chat image's longest side, in pixels (larger ones are scaled down on arrival). */
+export const MAX_IMAGE_SIDE = 2048;
 export const MAX_MESSAGE_LENGTH = 2000;
 export const MAX_GROUP_NAME_LENGTH = 60;
 export const GROUP_DEFAULT_NAME = "Group dialog";
@@ -30,6 +32,8 @@ export const CHAT_MESSAGES = {
   tooLarge: "Image is too large. Max size is 2 mb.",
   // Ours: the spec says only image files can be attached, without a text.
   notImage: "Only images can be attached (png, jpeg, jpg, gif or tiff).",
+  // Ours: an image whose pixels would take too much memory to open.
+  tooManyPixels: `Image is too large. Max size is ${MAX_INPUT_PIXELS / 1_000_000} megapixels.`,
   tooLong: `A message can be at most ${MAX_MESSAGE_LENGTH} characters.`,
   notContact: "You can only add your contacts to a conversation.",
   noMembers: "Choose at least one contact for the group.",
@@ -42,13 +46,20 @@ type Person = { id: string; firstName: string; lastName: string; photoId: string
 
 const personSelect = { id: true, firstName: true, lastName: true, photoId: true } as const;
 
-/** An image as the browser may show it: stored as sent, except TIFF (no browser shows it) as PNG. */
-const IMAGE_FORMATS: Record<string, { mimeType: string; extension: string }> = {
-  png: { mimeType: "image/png", extension: "png" },
-  jpeg: { mimeType: "image/jpeg", extension: "jpg" },
-  gif: { mimeType: "image/gif", extension: "gif" },
-  tiff: { mimeType: "image/png", extension: "png" },
+/**
+ * An image as the browser may show it: re-encoded in its own format (lib/images), except TIFF (no
+ * browser shows it) as PNG.
+ */
+const IMAGE_FORMATS: Record<
+  string,
+  { mimeType: string; extension: string; output: "png" | "jpeg" | "gif" }
+> = {
+  png: { mimeType: "image/png", extension: "png", output: "png" },
+  jpeg: { mimeType: "image/jpeg", extension: "jpg", output: "jpeg" },
+  gif: { mimeType: "image/gif", extension: "gif", output: "gif" },
+  tiff: { mimeType: "image/png", extension: "png", output: "png" },
 };
+const ACCEPTED_IMAGES: ReadonlySet<string> = new Set(Object.keys(IMAGE_FORMATS));
 
 function displayName(person: Pick<Person, "firstName" | "lastName"> | null | undefined) {
   const name = person ? `${person.firstName} ${person.lastName}`.trim() : "";
@@ -387,12 +398,30 @@ export async function markDelivered(userId: string) {
 // Sending
 // ---------------------------------------------------------------------------------------------
 
-async function imageFormat(bytes: Buffer) {
+/**
+ * The attachment as it is stored: checked by its header before any pixel is decoded, then
+ * re-encoded with its longest side at most MAX_IMAGE_SIDE and without metadata.
+ */
+async function storedImage(bytes: Buffer) {
+  const image = await inspectImage(bytes, ACCEPTED_IMAGES, { allFrames: true });
+  if (!image.ok) {
+    return {
+      ok: false as const,
+      message:
+        image.reason === "tooManyPixels" ? CHAT_MESSAGES.tooManyPixels : CHAT_MESSAGES.notImage,
+    };
+  }
+  const { output, mimeType, extension } = IMAGE_FORMATS[image.format];
   try {
-    const { format } = await sharp(bytes).metadata();
-    return format && IMAGE_FORMATS[format] ? format : null;
+    const stored = await reencodeImage(bytes, {
+      format: output,
+      maxSide: MAX_IMAGE_SIDE,
+      animated: image.frames > 1,
+    });
+    return { ok: true as const, bytes: stored, mimeType, extension };
   } catch {
-    return null;
+    // A header that promised an image whose data is damaged.
+    return { ok: false as const, message: CHAT_MESSAGES.notImage };
   }
 }
 
@@ -422,16 +451,15 @@ export async function sendMessage(
     if (input.file.size >= MAX_ATTACHMENT_BYTES) {
       return { ok: false, message: CHAT_MESSAGES.tooLarge };
     }
-    let bytes = Buffer.from(await input.file.arrayBuffer());
-    const format = await imageFormat(bytes);
-    if (!format) return { ok: false, message: CHAT_MESSAGES.notImage };
-    if (format === "tiff") bytes = await sharp(bytes).png().toBuffer();
+    const image = await storedImage(Buffer.from(await input.file.arrayBuffer()));
+    if (!image.ok) return { ok: false, message: image.message };
     uploadId = await storeUpload({
       ownerId: user.id,
       kind: "attachment",
       fileName: input.file.name,
-      ...IMAGE_FORMATS[format],
-      bytes,
+      mimeType: image.mimeType,
+      extension: image.extension,
+      bytes: image.bytes,
     });
   }
 

@@ -8,9 +8,9 @@
 // Delivery is the outbox's: the deliver-outbox job (every minute) sends the queued emails, retries
 // failures with backoff and records each attempt (docs/operations.md).
 import { TZDate } from "@date-fns/tz";
-import { Parser } from "@json2csv/plainjs";
 import { Prisma } from "~/generated/prisma/client";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
+import { toCsv } from "~/lib/csv";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { outboxRow, type Attachment } from "~/lib/outbox.server";
@@ -176,7 +176,7 @@ const CSV_FIELDS = [
 
 /** The NotificationSummary CSV: no photo, no ids; a missing score or reading is an empty cell. */
 export function summaryCsv(rows: SummaryRow[]): string {
-  return new Parser({ fields: CSV_FIELDS }).parse(rows);
+  return toCsv(rows, { fields: CSV_FIELDS });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // The care site dashboard (spec 2 §2 "Care site dashboard", DESIGN.md §5 categories): the cards'
 // counts and the patient list of each category, for a care site the user is accepted at.
-import { Parser } from "@json2csv/plainjs";
 import { Prisma } from "~/generated/prisma/client";
+import { toCsv } from "~/lib/csv";
 import { prisma } from "~/lib/db.server";
 import { PAGE_SIZE, pageCount, skipFor } from "~/lib/listParams";
 import { patientProfileHref } from "~/lib/patientProfileLink";
@@ -268,7 +268,7 @@ export async function dashboardCsv(
       goalsUpdatedOn: r.goalsUpdatedOn ? formatDay(r.goalsUpdatedOn, "dd-MMM-yyyy") : undefined,
     }),
   );
-  const parser = new Parser({
+  const csv = toCsv(rows, {
     fields: [
       { label: "Last Name", value: "lastName" },
       { label: "First Name", value: "firstName" },
@@ -276,5 +276,5 @@ export async function dashboardCsv(
     ],
   });
   const name = CATEGORY_LABELS[category].replace(/[^A-Za-z0-9]+/g, "_").replace(/_+$/, "");
-  return { csv: parser.parse(rows), fileName: `${name}_${range.fromDay}_${range.toDay}.csv` };
+  return { csv, fileName: `${name}_${range.fromDay}_${range.toDay}.csv` };
 }

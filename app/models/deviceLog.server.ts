@@ -10,8 +10,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
-import { StreamParser } from "@json2csv/plainjs";
-import { stringQuoteOnlyIfNecessary } from "@json2csv/formatters";
+import { csvChunks } from "~/lib/csv";
 import { prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
@@ -378,29 +377,17 @@ export async function loadCoughModel(file: LogFileRecord) {
 }
 
 /**
- * The decrypted log as CSV (rows of the range by their own date), streamed: json2csv writes the
- * log's plain header and quotes only where a field needs it (a Value holding commas).
+ * The decrypted log as CSV (rows of the range by their own date), streamed: the CSV writer
+ * (lib/csv) writes the log's plain header and quotes only where a field needs it (a Value holding
+ * commas).
  */
 export function logCsvStream(file: LogFileRecord, range: DayRange): ReadableStream<Uint8Array> {
   const rows = deviceLogCsvRows(fs.createReadStream(absolute(file.storagePath)), {
     ...keyOptions(file),
     ...range,
   });
-  async function* csv() {
-    const parts: string[] = [];
-    const parser = new StreamParser({
-      fields: [...DEVICE_LOG_CSV_FIELDS],
-      formatters: { string: stringQuoteOnlyIfNecessary() },
-    });
-    parser.onData = (chunk) => parts.push(chunk);
-    for await (const row of rows) {
-      parser.pushLine(row);
-      if (parts.length >= 256) yield parts.splice(0).join("");
-    }
-    parser.end();
-    if (parts.length > 0) yield parts.splice(0).join("");
-  }
-  return Readable.toWeb(Readable.from(csv())) as ReadableStream<Uint8Array>;
+  const csv = csvChunks(rows, { fields: [...DEVICE_LOG_CSV_FIELDS], quote: "needed" });
+  return Readable.toWeb(Readable.from(csv)) as ReadableStream<Uint8Array>;
 }
 
 /** The CSV's file name: the upload's name with the range, e.g. C1001_..._system_decrypted.csv. */

@@ -2,11 +2,10 @@
 // devices post to the device API, listed by a time range and a search, six averages, CSV and Excel
 // export, delete all, and the retention job. The page's password gate is lib/deviceStatsGate.server.ts.
 import { PassThrough, Readable } from "node:stream";
-import { stringQuoteOnlyIfNecessary } from "@json2csv/formatters";
-import { StreamParser } from "@json2csv/plainjs";
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import ExcelJS from "exceljs";
+import { csvChunks, toCsv } from "~/lib/csv";
 import { prisma } from "~/lib/db.server";
 import { DEFAULT_TIME_ZONE } from "~/lib/time";
 import type { Prisma } from "~/generated/prisma/client";
@@ -381,31 +380,25 @@ export function exportFileName(extension: "csv" | "xlsx", now = new Date()) {
   return `DeviceStats_${format(new TZDate(now, DEFAULT_TIME_ZONE), "yyyy-MM-dd_HH-mm-ss")}.${extension}`;
 }
 
-/** The records as CSV (json2csv), then a blank line and the six averages; streamed. */
+/** The records as CSV (lib/csv), then a blank line and the six averages; streamed. */
 export function deviceStatsCsv(filter: StatsFilter): ReadableStream<Uint8Array> {
-  async function* csv() {
-    const parts: string[] = [];
-    const parser = new StreamParser({
-      fields: [...STAT_COLUMN_KEYS],
-      formatters: { string: stringQuoteOnlyIfNecessary() },
-    });
-    parser.onData = (chunk) => parts.push(chunk);
+  async function* records() {
     for await (const row of allRows(filter)) {
-      parser.pushLine(Object.fromEntries(STAT_COLUMN_KEYS.map((k) => [k, cellText(row, k)])));
-      if (parts.length >= 512) yield Buffer.from(parts.splice(0).join(""));
+      yield Object.fromEntries(STAT_COLUMN_KEYS.map((k) => [k, cellText(row, k)]));
     }
-    parser.end();
-    if (parts.length > 0) yield Buffer.from(parts.splice(0).join(""));
+  }
+  async function* csv() {
+    for await (const chunk of csvChunks(
+      records(),
+      { fields: [...STAT_COLUMN_KEYS], quote: "needed" },
+      512,
+    )) {
+      yield Buffer.from(chunk);
+    }
     const averages = await deviceStatAverages(filter);
-    const tail = new StreamParser({
-      header: false,
-      formatters: { string: stringQuoteOnlyIfNecessary() },
-    });
-    const lines: string[] = [];
-    tail.onData = (chunk) => lines.push(chunk);
-    for (const [label, value] of averageLines(averages)) tail.pushLine({ label, value });
-    tail.end();
-    yield Buffer.from(`\n\n${lines.join("")}\n`);
+    const lines = averageLines(averages).map(([label, value]) => ({ label, value }));
+    const tail = toCsv(lines, { header: false, quote: "needed" });
+    yield Buffer.from(`\n\n${tail}\n`);
   }
   return Readable.toWeb(Readable.from(csv())) as ReadableStream<Uint8Array>;
 }

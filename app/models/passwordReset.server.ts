@@ -4,6 +4,7 @@ import { prisma } from "~/lib/db.server";
 import { enqueue } from "~/lib/outbox.server";
 import {
   clearFailures,
+  clearPasswordFailures,
   consume,
   consumeForIp,
   rates,
@@ -122,5 +123,6 @@ export async function completePasswordReset(
     prisma.session.deleteMany({ where: { userId: state.userId } }),
   ]);
   await clearFailures(`password:${state.userId}`);
+  await clearPasswordFailures(state.userId);
   await audit({ actorId: state.userId, action: "password_reset.completed", ip });
 }

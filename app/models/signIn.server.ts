@@ -1,4 +1,5 @@
 // The two sign-in steps (spec 1 §2.4, §4.1, §8): password, then a 4-digit code sent by text message.
+import { createHash } from "node:crypto";
 import { audit } from "~/models/audit.server";
 import {
   attemptCode,
@@ -12,10 +13,12 @@ import { findAccountByLogin, isAssociatedWithCareSite, verifyPassword } from "~/
 import { enqueue } from "~/lib/outbox.server";
 import { isStaffRole, homeAfterSignIn } from "~/lib/roles";
 import {
+  addressBlock,
   clearFailures,
   consumeForIp,
   limits,
   lockedUntil,
+  passwordFailurePrefix,
   rates,
   recordFailure,
   TOO_MANY_REQUESTS,
@@ -43,28 +46,46 @@ export class SignInError extends Error {
   }
 }
 
+/**
+ * The key wrong passwords count under: the account (or, for a login naming no account, the login
+ * itself, so both cost the same write) and the client's address block.
+ */
+function passwordFailureKey(accountId: string | null, login: string, ip: string | null) {
+  const who =
+    accountId ??
+    `login:${createHash("sha256").update(login.trim().toLowerCase()).digest("hex").slice(0, 32)}`;
+  return `${passwordFailurePrefix(who)}${addressBlock(ip)}`;
+}
+
 function codeText(code: string) {
   return `Your ARC Connect verification code is ${code}. It expires in 5 minutes.`;
 }
 
-/** Step 1: username or email and password. Returns the challenge to keep in the session. */
+/**
+ * Step 1: username or email and password. Returns the challenge to keep in the session.
+ *
+ * Wrong passwords count per account *and* client address (docs/decisions.md "Sign-in throttling"):
+ * ten from one address within 15 minutes stop that address, for that account, for 15 minutes,
+ * while the owner elsewhere signs in as before; the per-address rate and the code step's own lock
+ * bound guessing from many addresses. An unknown login, a wrong password and a throttled
+ * (account, address) get the same answer, status and work (the hash is always checked), so the
+ * answer does not tell whether the account exists.
+ */
 export async function startSignIn(login: string, password: string, ip: string | null) {
   if (!(await consumeForIp(ip, "signin", rates.signInPerIp))) {
     throw new SignInError(TOO_MANY_REQUESTS, 429);
   }
   const account = await findAccountByLogin(login);
-  // Failures count against the account the login names, so guessing is limited per account.
-  const passwordKey = `password:${account?.id}`;
-  if (account && (await lockedUntil(passwordKey)))
-    throw new SignInError(messages.passwordLocked, 429);
+  const passwordKey = passwordFailureKey(account?.id ?? null, login, ip);
+  const throttled = (await lockedUntil(passwordKey)) !== null;
+  // Checked even when throttled or unknown (a dummy hash), so each case costs the same.
   const passwordOk = await verifyPassword(account?.passwordHash, password);
-  if (!account || !passwordOk) {
+  if (!account || !passwordOk || throttled) {
     if (account) {
-      await audit({ actorId: account.id, action: "signin.password_failed", ip });
-      if (await recordFailure(passwordKey, limits.password)) {
-        throw new SignInError(messages.passwordLocked, 429);
-      }
+      const action = throttled ? "signin.password_throttled" : "signin.password_failed";
+      await audit({ actorId: account.id, action, ip });
     }
+    if (!throttled) await recordFailure(passwordKey, limits.password);
     throw new SignInError(messages.badCredentials);
   }
   if (!isStaffRole(account.role)) throw new SignInError(messages.notStaff);

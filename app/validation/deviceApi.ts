@@ -8,6 +8,14 @@ export const MAX_CYCLES = 50;
 export const MAX_STAT_ROWS = 1000;
 export const MAX_EVENT_ID_LENGTH = 64;
 
+/**
+ * The earliest instant a device can report (docs/decisions.md "Device API dates"): no ARC device
+ * ran before 2015, so an earlier time is a device with a reset clock (1970) or a forged body.
+ */
+export const EARLIEST_DEVICE_TIME = "2015-01-01T00:00:00Z";
+/** How far ahead of the server's clock a device's time may be (a device clock running fast). */
+export const MAX_FUTURE_MS = 24 * 60 * 60_000;
+
 /** A device serial: letters and digits, 1 to 32 of them. */
 export const SERIAL_PATTERN = /^[A-Za-z0-9]{1,32}$/;
 
@@ -16,6 +24,8 @@ export const deviceApiMessages = {
   integer: "Must be a whole number.",
   nonNegative: "Must not be negative.",
   time: "Must be an ISO 8601 date and time with a zone, e.g. 2026-11-20T14:00:00Z.",
+  timeTooEarly: `Must not be before ${EARLIEST_DEVICE_TIME}.`,
+  timeTooLate: "Must not be more than a day in the future.",
   flag: "Must be 1 or 0.",
   spo2: "Must be a percentage from 0 to 100, or null.",
   mode: 'Must be "Auto" or "Manual".',
@@ -62,7 +72,15 @@ const isoTime = () =>
   z
     .string({ errorMap })
     .datetime({ offset: true, message: deviceApiMessages.time })
-    .refine((value) => !Number.isNaN(Date.parse(value)), deviceApiMessages.time);
+    .refine((value) => !Number.isNaN(Date.parse(value)), deviceApiMessages.time)
+    .superRefine((value, ctx) => {
+      const at = Date.parse(value);
+      if (at < Date.parse(EARLIEST_DEVICE_TIME)) {
+        ctx.addIssue({ code: "custom", message: deviceApiMessages.timeTooEarly });
+      } else if (at > Date.now() + MAX_FUTURE_MS) {
+        ctx.addIssue({ code: "custom", message: deviceApiMessages.timeTooLate });
+      }
+    });
 const flag = () =>
   z.union([z.literal(0), z.literal(1)], { errorMap: only(deviceApiMessages.flag) });
 const mode = () => z.enum(["Auto", "Manual"], { errorMap: only(deviceApiMessages.mode) });

@@ -9,6 +9,7 @@ import { accountMessages } from "~/validation/account";
 import { createCareSite, createUser, PASSWORD, uid } from "../support/factories";
 import { bodyOf, locationOf, statusOf } from "../support/requests";
 import { signedInBrowser } from "../support/session";
+import { MALFORMED_EMAILS } from "../support/malformedEmails";
 
 const P = "/app/PasswordAndSecurity";
 
@@ -38,6 +39,17 @@ describe("Password and Security", () => {
       await browser.run(securityLoader, browser.get(`${P}?panel=email`)),
     );
     expect(step.contactStep.step).toBe("new");
+
+    // Markup and other malformed addresses are refused with the spec's text; nothing is sent.
+    for (const bad of MALFORMED_EMAILS) {
+      const refused = await browser.run(
+        security,
+        browser.post(P, { panel: "email", intent: "newValue", newEmail: bad }),
+      );
+      expect(statusOf(refused), bad).toBeGreaterThanOrEqual(400);
+      expect(JSON.stringify(await bodyOf(refused)), bad).toContain("Invalid Email");
+    }
+    expect(await prisma.outboxMessage.count({ where: { to: { contains: "<" } } })).toBe(0);
 
     const newEmail = `${uid()}@example.test`;
     await browser.run(

@@ -1,9 +1,12 @@
 // Staff messaging against the real database and files: who may talk to whom, conversations,
 // sending with images checked by content, statuses, unread counts, the stream, and 404 for
 // everyone outside a conversation (its page, its stream, its attachments).
+import fs from "node:fs/promises";
+import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
 import {
   ATTACHMENT_PLACEHOLDER,
   CHAT_MESSAGES,
@@ -23,6 +26,7 @@ import { loader as streamLoader } from "~/routes/app.chat.$dialogId.stream";
 import { action as sendAction, loader as dialogLoader } from "~/routes/app.chat.$dialogId";
 import { action as newAction } from "~/routes/app.chat.new";
 import { createCareSite, createUser } from "../support/factories";
+import { blankPng, peakRssGrowth } from "../support/imageBombs";
 import { bodyOf, locationOf, statusOf, type Browser } from "../support/requests";
 import { signedInBrowser } from "../support/session";
 
@@ -257,7 +261,16 @@ describe("sending and statuses", () => {
     const served = (await reader.run(attachmentLoader, reader.get(path), params)) as Response;
     expect(served.status).toBe(200);
     expect(served.headers.get("Content-Type")).toBe("image/png");
-    expect(Buffer.from(await served.arrayBuffer()).equals(image)).toBe(true);
+    // Stored as a fresh encoding of the same picture (lib/images), not the uploaded bytes.
+    const servedBytes = Buffer.from(await served.arrayBuffer());
+    expect(await sharp(servedBytes).metadata()).toMatchObject({
+      format: "png",
+      width: 8,
+      height: 8,
+    });
+    expect(
+      (await sharp(servedBytes).raw().toBuffer()).equals(await sharp(image).raw().toBuffer()),
+    ).toBe(true);
 
     for (const outsider of [clinicianA2, clinicianB, superadmin]) {
       const b = await signedInBrowser(outsider.id);
@@ -328,6 +341,63 @@ describe("sending and statuses", () => {
     });
     expect(upload.upload.mimeType).toBe("image/png");
     expect(upload.upload.storagePath).toMatch(/\.png$/);
+  });
+
+  it("refuses a 16000x16000 PNG and a decompression bomb from their header, decoding nothing", async () => {
+    const id = await direct(adminA, clinicianA);
+    const uploadsBefore = await prisma.upload.count({ where: { kind: "attachment" } });
+    for (const [width, height] of [
+      [16000, 16000],
+      [40000, 40000],
+    ]) {
+      const bomb = await blankPng(width, height);
+      expect(bomb.length).toBeLessThan(MAX_ATTACHMENT_BYTES);
+      // A full decode would take 1 byte (grey) to 4 bytes a pixel: 256 MB to 6.4 GB.
+      const { result, growth } = await peakRssGrowth(() =>
+        sendMessage(adminA, id, { text: "", file: file(bomb, "bomb.png", "image/png") }),
+      );
+      expect(result).toEqual({ ok: false, message: CHAT_MESSAGES.tooManyPixels });
+      expect(growth).toBeLessThan(64 * 1024 * 1024);
+    }
+    expect(await prisma.upload.count({ where: { kind: "attachment" } })).toBe(uploadsBefore);
+  });
+
+  it("stores images re-encoded, the longest side at most 2048 pixels, without metadata", async () => {
+    const id = await direct(adminA, clinicianA);
+    const photo = await sharp({
+      create: { width: 3000, height: 1500, channels: 3, background: "#336699" },
+    })
+      .jpeg()
+      .withExif({ IFD0: { Copyright: "GPS 30.2672 N 97.7431 W" } })
+      .toBuffer();
+    expect((await sharp(photo).metadata()).exif).toBeDefined();
+    const wide = await sharp({
+      create: { width: 2100, height: 300, channels: 4, background: "#0000" },
+    })
+      .png()
+      .toBuffer();
+    for (const [bytes, name, format, width, height] of [
+      [photo, "photo.jpg", "jpeg", 2048, 1024],
+      [wide, "wide.png", "png", 2048, 293],
+      [await png(), "small.png", "png", 8, 8],
+    ] as const) {
+      expect(
+        await sendMessage(adminA, id, { text: name, file: file(bytes, name, "image/x") }),
+      ).toEqual({
+        ok: true,
+      });
+      const last = (await loadMessages(adminA, id)).messages.at(-1)!;
+      const { upload } = await prisma.chatAttachment.findUniqueOrThrow({
+        where: { id: last.attachments[0].id },
+        include: { upload: true },
+      });
+      const stored = await fs.readFile(path.join(env.dataDir, upload.storagePath));
+      expect(stored.equals(bytes)).toBe(false);
+      const meta = await sharp(stored).metadata();
+      expect(meta, name).toMatchObject({ format, width, height });
+      expect(meta.exif, name).toBeUndefined();
+      expect(upload.sizeBytes).toBe(stored.length);
+    }
   });
 
   it("lets a user removed from the shared care site read the past, not post", async () => {

@@ -763,6 +763,57 @@ describe("over real HTTP (node:http on 127.0.0.1)", () => {
     expect(await stats.json()).toEqual({ accepted: 1 });
   });
 
+  it("400 naming the field for a time before 2015 or more than a day ahead; nothing stored", async () => {
+    const d = await device();
+    const headers = { Authorization: `Bearer ${d.token}`, "Content-Type": "application/json" };
+    const cases: [string, unknown, string, string][] = [
+      [
+        "transmissions",
+        { ...transmission([]), sentAt: "1970-01-01T00:00:00Z" },
+        "sentAt",
+        deviceApiMessages.timeTooEarly,
+      ],
+      [
+        "transmissions",
+        { ...transmission([]), sentAt: "9999-12-31T23:59:59Z" },
+        "sentAt",
+        deviceApiMessages.timeTooLate,
+      ],
+      [
+        "transmissions",
+        transmission([therapy("D1", { startedAt: "1970-01-01T00:00:00Z" })]),
+        "therapies[0].startedAt",
+        deviceApiMessages.timeTooEarly,
+      ],
+      [
+        "stats",
+        [{ created_at: "9999-12-31T23:59:59Z" }],
+        "[0].created_at",
+        deviceApiMessages.timeTooLate,
+      ],
+      [
+        "stats",
+        [{ created_at: "2026-11-20T23:10:00Z", theraphy_start_time: "1970-01-01T00:00:00Z" }],
+        "[0].theraphy_start_time",
+        deviceApiMessages.timeTooEarly,
+      ],
+    ];
+    for (const [path, body, field, message] of cases) {
+      const response = await fetch(`${base}/api/v1/devices/${d.serial}/${path}`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(body),
+      });
+      expect(response.status, field).toBe(400);
+      expect(response.headers.get("content-type")).toBe("application/problem+json");
+      const problem = await response.json();
+      expect(problem).toMatchObject({ status: 400, errors: [{ path: field, message }] });
+      expect(problem.errors).toHaveLength(1);
+    }
+    expect(await prisma.transmission.count({ where: { deviceId: d.id } })).toBe(0);
+    expect(await prisma.deviceStat.count({ where: { deviceId: d.id } })).toBe(0);
+  });
+
   it("413 over HTTP, with a Content-Length and chunked without one; nothing stored", async () => {
     const d = await device();
     const before = await snapshot(d);

@@ -9,6 +9,7 @@ import { action as saAction, loader as saLoader } from "~/routes/app.satable";
 import { createCareSite, createUser, uid } from "../support/factories";
 import { bodyOf, locationOf, statusOf } from "../support/requests";
 import { signedInBrowser } from "../support/session";
+import { MALFORMED_EMAILS } from "../support/malformedEmails";
 
 type Page = Awaited<ReturnType<typeof clinicianLoader>>;
 
@@ -165,6 +166,15 @@ describe("Invitations screens", () => {
       await browser.run(saLoader, browser.get(`/app/satable?dialog=invite&email=not-an-email`)),
     );
     expect(bad.invite?.emailError).toBe("Invalid Email");
+    for (const malformed of MALFORMED_EMAILS) {
+      const page = await bodyOf<Page>(
+        await browser.run(
+          saLoader,
+          browser.get(`/app/satable?dialog=invite&email=${encodeURIComponent(malformed)}`),
+        ),
+      );
+      expect(page.invite?.emailError, malformed).toBe("Invalid Email");
+    }
   });
 
   it("answers malformed posts with 4xx, never 500", async () => {

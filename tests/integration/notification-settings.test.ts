@@ -22,6 +22,7 @@ import {
 import { createCareSite, createUser, uid } from "../support/factories";
 import { bodyOf, locationOf, statusOf, type Browser } from "../support/requests";
 import { signedInBrowser } from "../support/session";
+import { MALFORMED_EMAILS } from "../support/malformedEmails";
 
 const SETTINGS = "/app/notificationsettings";
 const SUMMARY = "/app/notificationSummary";
@@ -141,6 +142,17 @@ describe("notification settings page", () => {
     expect(badBody.errors).toEqual({ newRecipient: notificationMessages.invalidEmail });
     expect(badBody.values.days).toEqual(["monday"]);
     expect(badBody.values.newRecipient).toBe("not-an-email");
+    for (const malformed of MALFORMED_EMAILS) {
+      const refused = await post(
+        browser,
+        site.id,
+        formFields(site.id, { newRecipient: malformed, days: ["monday"] }, "addRecipient"),
+      );
+      expect(statusOf(refused), malformed).toBe(400);
+      expect((await bodyOf<ActionBody>(refused)).errors, malformed).toEqual({
+        newRecipient: notificationMessages.invalidEmail,
+      });
+    }
 
     const added = await bodyOf<ActionBody>(
       await post(

@@ -13,6 +13,7 @@ import { MAX_PHOTO_BYTES, PHOTO_MESSAGES, parsePhotoUpload, savePhoto } from "~/
 import { canViewPhoto, setCareSitePhoto, setUserPhoto } from "~/models/photo.server";
 import { loader as photoLoader } from "~/routes/photos.$photoId";
 import { createCareSite, createUser } from "../support/factories";
+import { blankPng, peakRssGrowth } from "../support/imageBombs";
 import { Browser, locationOf, statusOf } from "../support/requests";
 
 const RED = { r: 220, g: 20, b: 20 };
@@ -199,6 +200,21 @@ describe("parsePhotoUpload and savePhoto", () => {
       file: file(big, "big.png", "image/png"),
     });
     expect(saved).toEqual({ ok: false, message: PHOTO_MESSAGES.tooLarge });
+    expect(await prisma.upload.count({ where: { ownerId: owner.id } })).toBe(0);
+    expect(uploadedFiles()).toEqual(filesBefore);
+  });
+
+  it("refuses profile photos and care site pictures of too many pixels before decoding them", async () => {
+    const owner = await createUser();
+    const filesBefore = uploadedFiles();
+    const bomb = await blankPng(16000, 16000);
+    for (const kind of ["photo", "caresite"] as const) {
+      const { result, growth } = await peakRssGrowth(() =>
+        savePhoto({ ownerId: owner.id, kind, file: file(bomb, "bomb.png", "image/png") }),
+      );
+      expect(result).toEqual({ ok: false, message: PHOTO_MESSAGES.tooManyPixels });
+      expect(growth).toBeLessThan(64 * 1024 * 1024);
+    }
     expect(await prisma.upload.count({ where: { ownerId: owner.id } })).toBe(0);
     expect(uploadedFiles()).toEqual(filesBefore);
   });

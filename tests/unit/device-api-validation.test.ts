@@ -3,8 +3,10 @@ import { describe, expect, it } from "vitest";
 import { samePrescription, therapyDeviates } from "~/models/ingest.server";
 import {
   deviceApiMessages,
+  EARLIEST_DEVICE_TIME,
   formatPath,
   MAX_CYCLES,
+  MAX_FUTURE_MS,
   MAX_STAT_ROWS,
   MAX_THERAPIES,
   parseDeviceStats,
@@ -187,6 +189,37 @@ describe("transmission body", () => {
 });
 
 describe("device stat rows", () => {
+  it("refuses times before 2015 or more than a day ahead, naming the field", () => {
+    const ahead = (ms: number) => new Date(Date.now() + ms).toISOString();
+    const HOUR = 3_600_000;
+    for (const ok of [EARLIEST_DEVICE_TIME, "2015-01-01T01:00:00+01:00", ahead(23 * HOUR)]) {
+      expect(parseTransmission({ ...body(), sentAt: ok }).ok, ok).toBe(true);
+    }
+    for (const [bad, message] of [
+      ["1970-01-01T00:00:00Z", deviceApiMessages.timeTooEarly],
+      ["2014-12-31T23:59:59Z", deviceApiMessages.timeTooEarly],
+      ["2015-01-01T00:30:00+01:00", deviceApiMessages.timeTooEarly],
+      ["9999-12-31T23:59:59Z", deviceApiMessages.timeTooLate],
+      [ahead(MAX_FUTURE_MS + HOUR), deviceApiMessages.timeTooLate],
+    ]) {
+      expect(errorsOf({ ...body(), sentAt: bad }), bad).toEqual([{ path: "sentAt", message }]);
+    }
+    const b = body();
+    b.therapies[0].startedAt = "1970-01-01T00:00:00Z";
+    expect(errorsOf(b)).toEqual([
+      { path: "therapies[0].startedAt", message: deviceApiMessages.timeTooEarly },
+    ]);
+    const stats = parseDeviceStats([
+      { created_at: "1970-01-01T00:00:00Z", theraphy_start_time: "9999-01-01T00:00:00Z" },
+      { created_at: "2026-11-20T23:10:00Z", theraphy_end_time: "2000-01-01T00:00:00Z" },
+    ]);
+    expect(stats.ok ? [] : stats.errors).toEqual([
+      { path: "[0].created_at", message: deviceApiMessages.timeTooEarly },
+      { path: "[0].theraphy_start_time", message: deviceApiMessages.timeTooLate },
+      { path: "[1].theraphy_end_time", message: deviceApiMessages.timeTooEarly },
+    ]);
+  });
+
   const row = {
     device_type: "cough",
     core: "Dual",

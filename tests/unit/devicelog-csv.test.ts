@@ -68,4 +68,14 @@ describe("CSV rows of a log", () => {
       outcome: "corrupted",
     });
   });
+
+  // The export (models/deviceLog logCsvStream) writes through lib/csv, which disarms formula
+  // cells; before that, no cell of a log can start one: the Event ID is digits, the types are
+  // fixed words, the Time Stamp starts with its year, and a Value starts with a KEY: pair.
+  it("refuse a log whose Value would start a spreadsheet formula", async () => {
+    for (const value of ['"=HYPERLINK(""x"")"', "+1+cmd", "-2+3", "@SUM(1)", '"\t=1+1"']) {
+      const rows = [ROWS[0], `2,SYSTEM,INFO,2025-06-01 08:02:00,${value}`];
+      await expect(csvRows(encryptedLog({ rows }))).rejects.toMatchObject({ outcome: "corrupted" });
+    }
+  });
 });

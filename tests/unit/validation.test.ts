@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { MALFORMED_EMAILS } from "../support/malformedEmails";
+import { recipientEmail } from "~/validation/notificationSettings";
 import type { z } from "zod";
 import countryJson from "../../public/js/country.json";
 import stateJson from "../../public/js/state.json";
@@ -33,6 +35,7 @@ import {
   accountNumber,
   alphabetsOnly,
   alphanumeric,
+  EMAIL_REGEX,
   emailPattern,
   firstError,
   genericPhone,
@@ -124,6 +127,26 @@ describe("shared input rules (spec 1 §5.7)", () => {
     for (const bad of ["plain", "a@b", "a@b.c", "a b@c.com", "a@@b.com", "@b.com", "a@.com"])
       expect(firstError(bad, [rule]), bad).toBe("Invalid Email");
     expect(firstError("nope", [emailPattern("Email Address")])).toBe("Invalid Email Address");
+  });
+
+  it("refuses markup and other syntax no mail server takes, in every form with an email", () => {
+    for (const ok of ["o'brien@mail.example.ie", "a-b+c@x-y.example.museum", "A.B@EXAMPLE.COM"]) {
+      expect(EMAIL_REGEX.test(ok), ok).toBe(true);
+    }
+    for (const bad of MALFORMED_EMAILS) expect(EMAIL_REGEX.test(bad), bad).toBe(false);
+    const recipient = (value: string) => recipientEmail.safeParse(value).success;
+    for (const bad of MALFORMED_EMAILS) {
+      expect(firstError(bad, [emailPattern("Email")]), bad).toBe("Invalid Email");
+      expect(errorOf(forgotByEmailSchema, { email: bad }, "email"), bad).toBe("Invalid Email");
+      expect(errorOf(changeEmailSchema, { newEmail: bad }, "newEmail"), bad).toBe("Invalid Email");
+      expect(recipient(bad), bad).toBe(false);
+    }
+    // A megabyte of input is refused at once (no backtracking blow-up).
+    const started = performance.now();
+    for (const huge of ["a".repeat(1e6), `a@${"a.".repeat(5e5)}`, `${"a.".repeat(5e5)}@a.com`]) {
+      expect(EMAIL_REGEX.test(huge)).toBe(false);
+    }
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it("checks the user and username patterns", () => {
@@ -338,6 +361,11 @@ describe("registration (spec 1 §5.3)", () => {
     for (const field of ["firstName", "lastName", "phone", "email"])
       expect(errorOf(registrationSchema, withField(field, ""), field), field).toBe("Required");
     expect(errorOf(registrationSchema, withField("email", "jane@"), "email")).toBe("Invalid Email");
+    for (const bad of MALFORMED_EMAILS) {
+      expect(errorOf(registrationSchema, withField("email", bad), "email"), bad).toBe(
+        "Invalid Email",
+      );
+    }
   });
 
   it("keeps the phone to digits and to 15 digits with its country code", () => {

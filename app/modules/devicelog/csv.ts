@@ -2,10 +2,10 @@
 // Value as the device wrote it. Rows stream out as they are decrypted, so a corrupted file can
 // fail after some rows: write to a temporary file and keep it only when iteration completes.
 //
-// With @json2csv/plainjs, `new StreamParser({ fields: [...DEVICE_LOG_CSV_FIELDS], formatters:
-// { string: stringQuoteOnlyIfNecessary() } })` (@json2csv/formatters comes with plainjs) writes
-// the log's text back: the plain header, quotes only where a field needs them. Default quoting is
-// valid CSV too, and uploading either form again is recognised as already decrypted.
+// The CSV writer (lib/csv) with `{ fields: [...DEVICE_LOG_CSV_FIELDS], quote: "needed" }` writes
+// the log's text back: the plain header, quotes only where a field needs them (and a Value that
+// would start a spreadsheet formula behind a single quote). Default quoting is valid CSV too, and
+// uploading either form again is recognised as already decrypted.
 import { dayBounds, stampDay, type DayRange } from "./calendar";
 import { readDeviceLog, type DeviceLogOptions, type LogSource } from "./reader";
 import { LOG_HEADER_FIELDS } from "./rows";

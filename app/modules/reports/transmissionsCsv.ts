@@ -1,8 +1,9 @@
 // The patient profile's transmissions download (spec 3 §2.2 footer): pure, rows in and CSV out.
-// json2csv does the quoting; instants are shown in the care site's zone.
+// The one CSV writer (lib/csv) does the quoting and disarms formulas; instants are shown in the
+// care site's zone.
 import { TZDate } from "@date-fns/tz";
-import { Parser } from "@json2csv/plainjs";
 import { format } from "date-fns";
+import { toCsv } from "~/lib/csv";
 import { patientFileNamePrefix, zoneLabel } from "./patientReport";
 
 export type TransmissionCsvRow = {
@@ -34,7 +35,7 @@ const FIELDS = [
 export function buildTransmissionsCsv(rows: TransmissionCsvRow[], timeZone: string): string {
   const at = (instant: Date | null) =>
     instant ? format(new TZDate(instant, timeZone), "dd-MMM-yyyy HH:mm") : null;
-  return new Parser({ fields: FIELDS }).parse(
+  return toCsv(
     rows.map((row) => ({
       received: at(row.receivedAt),
       sent: at(row.sentAt),
@@ -47,6 +48,7 @@ export function buildTransmissionsCsv(rows: TransmissionCsvRow[], timeZone: stri
       firstTherapy: at(row.firstTherapyAt),
       lastTherapy: at(row.lastTherapyAt),
     })),
+    { fields: FIELDS },
   );
 }
 
@@ -70,12 +72,15 @@ const dmy = (day: string) => {
  */
 export function transmissionsReportCsv(rows: TransmissionCsvRow[], stamp: ReportStamp): string {
   const generated = `${format(new TZDate(stamp.generatedAt, stamp.timeZone), "dd-MMM-yyyy HH:mm")} ${zoneLabel(stamp.generatedAt, stamp.timeZone)}`;
-  const preamble = new Parser({ fields: ["label", "value"], header: false }).parse([
-    { label: "Transmissions of", value: stamp.patientName },
-    { label: "Data window", value: `${dmy(stamp.window.fromDay)} to ${dmy(stamp.window.toDay)}` },
-    { label: "Generated", value: `${generated} by ${stamp.generatedBy}` },
-    { label: "Adherence rule", value: stamp.adherenceRule },
-  ]);
+  const preamble = toCsv(
+    [
+      { label: "Transmissions of", value: stamp.patientName },
+      { label: "Data window", value: `${dmy(stamp.window.fromDay)} to ${dmy(stamp.window.toDay)}` },
+      { label: "Generated", value: `${generated} by ${stamp.generatedBy}` },
+      { label: "Adherence rule", value: stamp.adherenceRule },
+    ],
+    { fields: ["label", "value"], header: false },
+  );
   return `${preamble}\n\n${buildTransmissionsCsv(rows, stamp.timeZone)}`;
 }
 

@@ -1,0 +1,27 @@
+// Addresses every email field must refuse: markup (issue 18), quotes, spaces, brackets, broken
+// dots and hyphens, a missing or one-letter top level, and over-long parts.
+export const MALFORMED_EMAILS = [
+  "<b>x</b>@a.com",
+  "x@a.com<script>alert(1)</script>",
+  '"><img src=x onerror=alert(1)>@a.com',
+  "<x@a.com>",
+  '"quoted"@a.com',
+  "a b@c.com",
+  "a@b .com",
+  "a@[127.0.0.1]",
+  "a@b",
+  "a@b.c",
+  ".a@b.com",
+  "a.@b.com",
+  "a..b@c.com",
+  "a@-b.com",
+  "a@b-.com",
+  "a@b..com",
+  "a@@b.com",
+  "a(comment)@b.com",
+  "jane%40example.com",
+  "jane@exam_ple.com",
+  `${"x".repeat(65)}@example.com`,
+  `x@${"a".repeat(64)}.com`,
+  `x@${"abcdefghi.".repeat(25)}com`,
+];
