@@ -1,6 +1,13 @@
 // Devices: provisioning (scripts/device.ts), bearer-token checks for the device API, and pairing a
 // device with a patient (DESIGN.md §5: one patient per device and one device per patient at a time).
 import crypto from "node:crypto";
+import {
+  devicesPairableBy,
+  mayPairAt,
+  pairingsEndableBy,
+  pairingsMovableBy,
+  type Actor,
+} from "~/domain/access.server";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
 import { audit } from "~/models/audit.server";
 import { deviceForToken } from "~/models/ingest.server";
@@ -149,8 +156,6 @@ export async function listDevices(): Promise<DeviceListRow[]> {
 // Pairing (staff, on the patient's page)
 // ---------------------------------------------------------------------------------------------
 
-export type PairingActor = { id: string; role: string };
-
 /** The device paired with a patient now, or null. */
 export async function getCurrentDevice(patientId: string) {
   const pairing = await prisma.pairing.findFirst({
@@ -173,84 +178,182 @@ export async function getCurrentDevice(patientId: string) {
     : null;
 }
 
-export type PairDeviceInput = {
-  actor: PairingActor;
-  patientId: string;
-  careSiteId: string;
-  serial: string;
-  ip?: string | null;
-};
-
 /**
- * Pairs a device with a patient. Open pairings of that device (with anyone) and of that patient
- * (with any device) end first, in the same transaction, each with an audit event. Pairing the
- * device the patient already has changes nothing. The caller has checked access (the patient
- * profile's findProfile, for clinicadmin and clinician) and chosen one of the shared care sites.
+ * What the actor may do about a patient's device on a profile seen through `careSiteId`: pair one
+ * (staff of that care site), and unpair the one the patient has (also staff of the care site of
+ * that pairing: a device paired at another care site is unpaired there).
  */
-export async function pairDevice(
-  input: PairDeviceInput,
-): Promise<{ status: "noDevice" } | { status: "paired" | "unchanged"; pairingId: string }> {
-  const serial = input.serial.trim();
-  if (!isValidSerial(serial)) return { status: "noDevice" };
-  const device = await findBySerialIgnoringCase(serial);
-  if (!device) return { status: "noDevice" };
-  return readWriteTransaction(async (tx) => {
-    const open = await tx.pairing.findMany({
-      where: { unpairedAt: null, OR: [{ deviceId: device.id }, { patientId: input.patientId }] },
-      select: { id: true, deviceId: true, patientId: true, careSiteId: true },
-    });
-    const same = open.find((p) => p.deviceId === device.id && p.patientId === input.patientId);
-    if (same && open.length === 1) return { status: "unchanged" as const, pairingId: same.id };
-    const now = new Date();
-    await closePairings(tx, open, { actorId: input.actor.id, ip: input.ip, at: now }, "repair");
-    const pairing = await tx.pairing.create({
-      data: {
-        deviceId: device.id,
-        patientId: input.patientId,
-        careSiteId: input.careSiteId,
-        pairedById: input.actor.id,
-        pairedAt: now,
-      },
-      select: { id: true },
-    });
-    await audit(
-      {
-        at: now,
-        actorId: input.actor.id,
-        action: "device.paired",
-        targetType: "Pairing",
-        targetId: pairing.id,
-        careSiteId: input.careSiteId,
-        ip: input.ip,
-        detail: {
-          deviceId: device.id,
-          serial: device.serial,
-          patientId: input.patientId,
-        },
-      },
-      tx,
-    );
-    return { status: "paired" as const, pairingId: pairing.id };
-  });
-}
-
-/** Ends the patient's open pairing, if any (a repeated Unpair is harmless). */
-export async function unpairDevice(input: {
-  actor: PairingActor;
-  patientId: string;
-  ip?: string | null;
-}) {
-  return readWriteTransaction(async (tx) => {
-    const open = await tx.pairing.findMany({
-      where: { patientId: input.patientId, unpairedAt: null },
-      select: { id: true, deviceId: true, patientId: true, careSiteId: true },
-    });
-    await closePairings(tx, open, { actorId: input.actor.id, ip: input.ip, at: new Date() });
-    return { unpaired: open.length };
-  });
+export async function pairingPowers(
+  actor: Actor,
+  patientId: string,
+  careSiteId: string | null | undefined,
+) {
+  if (!mayPairAt(actor, careSiteId)) return { canPair: false, canUnpair: false };
+  return { canPair: true, canUnpair: await mayEndPatientPairings(prisma, actor, patientId) };
 }
 
 type Tx = Parameters<Parameters<typeof readWriteTransaction>[0]>[0];
+type Db = Pick<Tx, "pairing">;
+
+/** Whether the actor may end every open pairing of the patient (true when there is none). */
+async function mayEndPatientPairings(db: Db, actor: Actor, patientId: string) {
+  const open = { patientId, unpairedAt: null };
+  const all = await db.pairing.count({ where: open });
+  const endable = await db.pairing.count({ where: { AND: [open, pairingsEndableBy(actor)] } });
+  return endable === all;
+}
+
+export type PairDeviceInput = {
+  actor: Actor;
+  patientId: string;
+  /** The care site of the new pairing: the one the profile is seen through. */
+  careSiteId: string;
+  serial: string;
+  /**
+   * The id of the pairing the user agreed to end, when the device is paired with another patient
+   * of the same care site (the confirmation's hidden field). Without it such a device is not moved.
+   */
+  confirm?: string | null;
+  ip?: string | null;
+};
+
+export type PairDeviceResult =
+  /** Unknown serial, or a device paired at another care site: the same answer (no enumeration). */
+  | { status: "noDevice" }
+  /** The actor is not staff of the care site. */
+  | { status: "forbidden" }
+  /** The patient's own device was paired at a care site where the actor is not staff. */
+  | { status: "patientPairedElsewhere" }
+  /** The device is paired with another patient of the care site: nothing changed, ask first. */
+  | {
+      status: "confirmMove";
+      serial: string;
+      /** The pairing that moving would end: send it back as `confirm`. */
+      pairingId: string;
+      from: { id: string; firstName: string; lastName: string };
+    }
+  /** Paired; "moved" when the device was taken from another patient of the care site. */
+  | { status: "paired" | "moved" | "unchanged"; pairingId: string };
+
+/**
+ * Pairs a device with a patient of a care site (access.server.ts "Devices and pairings" says which
+ * devices the actor may pair there). Open pairings of that device and of that patient end first,
+ * in the same transaction, each with an audit event; taking the device from another patient of the
+ * care site needs `confirm` (the id of that patient's pairing) and is audited as `device.moved`.
+ * Pairing the device the patient already has changes nothing.
+ */
+export async function pairDevice(input: PairDeviceInput): Promise<PairDeviceResult> {
+  const { actor, patientId, careSiteId } = input;
+  if (!mayPairAt(actor, careSiteId)) return { status: "forbidden" };
+  const serial = input.serial.trim();
+  if (!isValidSerial(serial)) return { status: "noDevice" };
+  // An unknown serial goes on like a known one to the same queries, so that a device of another
+  // care site is refused after the same work as a serial that does not exist.
+  const found = await findBySerialIgnoringCase(serial);
+  return readWriteTransaction(async (tx): Promise<PairDeviceResult> => {
+    const device = await tx.device.findFirst({
+      where: { AND: [{ id: found?.id ?? "" }, devicesPairableBy(actor, careSiteId)] },
+      select: { id: true, serial: true },
+    });
+    if (!(await mayEndPatientPairings(tx, actor, patientId))) {
+      return { status: "patientPairedElsewhere" };
+    }
+    if (!device) return { status: "noDevice" };
+    const pairingSelect = {
+      id: true,
+      deviceId: true,
+      patientId: true,
+      careSiteId: true,
+      patient: { select: { id: true, firstName: true, lastName: true } },
+    } as const;
+    // Every open pairing of a pairable device is inside the care site: all of them come back.
+    const ofDevice = await tx.pairing.findMany({
+      where: { AND: [{ deviceId: device.id }, pairingsMovableBy(actor, careSiteId)] },
+      select: pairingSelect,
+    });
+    const ofPatient = await tx.pairing.findMany({
+      where: { patientId, unpairedAt: null },
+      select: pairingSelect,
+    });
+    const same = ofDevice.find((p) => p.patientId === patientId);
+    if (same && ofDevice.length === 1 && ofPatient.length === 1) {
+      return { status: "unchanged", pairingId: same.id };
+    }
+    const taken = ofDevice.filter((p) => p.patientId !== patientId);
+    if (taken.length > 0 && (taken.length > 1 || taken[0].id !== input.confirm)) {
+      const [from] = taken;
+      return {
+        status: "confirmMove",
+        serial: device.serial,
+        pairingId: from.id,
+        from: from.patient,
+      };
+    }
+    const now = new Date();
+    const ending = [...ofDevice, ...ofPatient.filter((p) => p.deviceId !== device.id)];
+    await closePairings(tx, ending, { actorId: actor.id, ip: input.ip, at: now }, "repair");
+    const pairing = await tx.pairing.create({
+      data: { deviceId: device.id, patientId, careSiteId, pairedById: actor.id, pairedAt: now },
+      select: { id: true },
+    });
+    const event = { at: now, actorId: actor.id, careSiteId, ip: input.ip };
+    await audit(
+      {
+        ...event,
+        action: "device.paired",
+        targetType: "Pairing",
+        targetId: pairing.id,
+        detail: { deviceId: device.id, serial: device.serial, patientId },
+      },
+      tx,
+    );
+    if (taken.length > 0) {
+      await audit(
+        {
+          ...event,
+          action: "device.moved",
+          targetType: "Device",
+          targetId: device.id,
+          detail: {
+            serial: device.serial,
+            fromPatientId: taken[0].patientId,
+            fromPairingId: taken[0].id,
+            toPatientId: patientId,
+            toPairingId: pairing.id,
+          },
+        },
+        tx,
+      );
+    }
+    return { status: taken.length > 0 ? "moved" : "paired", pairingId: pairing.id };
+  });
+}
+
+/**
+ * Ends the patient's open pairing, if any (a repeated Unpair is harmless), on their profile seen
+ * through `careSiteId`. Refused, changing nothing, unless the actor is staff of that care site and
+ * of the care site the pairing was made at.
+ */
+export async function unpairDevice(input: {
+  actor: Actor;
+  patientId: string;
+  careSiteId: string;
+  ip?: string | null;
+}): Promise<{ status: "unpaired"; unpaired: number } | { status: "forbidden" }> {
+  const { actor, patientId } = input;
+  if (!mayPairAt(actor, input.careSiteId)) return { status: "forbidden" };
+  return readWriteTransaction(async (tx) => {
+    if (!(await mayEndPatientPairings(tx, actor, patientId))) {
+      return { status: "forbidden" as const };
+    }
+    const open = await tx.pairing.findMany({
+      where: { patientId, unpairedAt: null },
+      select: { id: true, deviceId: true, patientId: true, careSiteId: true },
+    });
+    await closePairings(tx, open, { actorId: actor.id, ip: input.ip, at: new Date() });
+    return { status: "unpaired" as const, unpaired: open.length };
+  });
+}
 
 /** Ends open pairings, each with its `device.unpaired` audit event, in the caller's transaction. */
 async function closePairings(

@@ -10,12 +10,12 @@ import {
   PatientProfilePage,
   type ProfileActionData,
 } from "~/components/patient/PatientProfilePage";
+import { loadActor, mayPairAt } from "~/domain/access.server";
 import { badRequest, clientIp, forbidden } from "~/lib/http.server";
 import { patientProfileHref } from "~/lib/patientProfileLink";
-import { isSiteRole } from "~/lib/roles";
 import { redirectWithFlash } from "~/lib/session.server";
 import type { MeasuringUnit } from "~/lib/units";
-import { getCurrentDevice, pairDevice, unpairDevice } from "~/models/device.server";
+import { getCurrentDevice, pairDevice, pairingPowers, unpairDevice } from "~/models/device.server";
 import {
   addPatientNote,
   auditProfileView,
@@ -30,6 +30,7 @@ import type { RouteHandle } from "~/root";
 import {
   goalProblem,
   noteSchema,
+  pairingMessages,
   patientTagSchema,
   profileMessages,
   readGoalDraft,
@@ -41,12 +42,7 @@ export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
 export const handle: RouteHandle = { heading: "Patient Profile", hydrate: false };
 export const meta: MetaFunction = () => [{ title: "Patient Profile | ARC Connect" }];
 
-export const pairingMessages = {
-  serialRequired: "Enter the device serial.",
-  noDevice: "No device with this serial.",
-  paired: "Device paired.",
-  unpaired: "Device unpaired.",
-} as const;
+export { pairingMessages };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { viewer, found } = await requireProfile(request);
@@ -60,7 +56,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     careSiteId: found.careSite?.id,
     ip: clientIp(request),
   });
-  return { view, canPair: isSiteRole(viewer.role) && found.careSite !== null };
+  const actor = await loadActor(viewer, found.careSite?.id);
+  const powers = await pairingPowers(actor, found.patientId, found.careSite?.id);
+  return { view, ...powers };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -128,25 +126,49 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     case "pair":
     case "unpair": {
-      if (!isSiteRole(viewer.role) || !found.careSite) forbidden();
+      const careSiteId = found.careSite?.id;
+      if (!careSiteId) forbidden();
+      const actor = await loadActor(viewer, careSiteId);
+      if (!mayPairAt(actor, careSiteId)) forbidden();
+      const input = { actor, patientId: found.patientId, careSiteId, ip: where.ip };
       if (form.get("intent") === "unpair") {
-        await unpairDevice({ actor: viewer, patientId: found.patientId, ip: where.ip });
+        const result = await unpairDevice(input);
+        if (result.status === "forbidden") forbidden();
         return toProfile(request, found, null, pairingMessages.unpaired);
       }
       const serial = String(form.get("serial") ?? "").trim();
-      if (!serial)
-        return invalid({ form: "pair", value: serial, error: pairingMessages.serialRequired });
+      const refuse = (error: string) => invalid({ form: "pair", value: serial, error });
+      if (!serial) return refuse(pairingMessages.serialRequired);
+      const confirm = form.get("confirm");
       const result = await pairDevice({
-        actor: viewer,
-        patientId: found.patientId,
-        careSiteId: found.careSite.id,
+        ...input,
         serial,
-        ip: where.ip,
+        confirm: typeof confirm === "string" ? confirm : null,
       });
-      if (result.status === "noDevice") {
-        return invalid({ form: "pair", value: serial, error: pairingMessages.noDevice });
+      switch (result.status) {
+        case "forbidden":
+          return forbidden();
+        case "noDevice":
+          return refuse(pairingMessages.noDevice);
+        case "patientPairedElsewhere":
+          return refuse(pairingMessages.pairedElsewhere);
+        case "confirmMove": {
+          // Nothing moved yet: the page asks, and Move device posts again with `confirm`.
+          const { serial: canonical, pairingId, from } = result;
+          const fromName = `${from.firstName} ${from.lastName}`;
+          return data<ProfileActionData>({
+            form: "pairMove",
+            serial: canonical,
+            pairingId,
+            fromName,
+          });
+        }
+        default: {
+          const message =
+            result.status === "moved" ? pairingMessages.moved : pairingMessages.paired;
+          return toProfile(request, found, result.pairingId, message);
+        }
       }
-      return toProfile(request, found, result.pairingId, pairingMessages.paired);
     }
     default:
       badRequest();
@@ -169,7 +191,14 @@ function toProfile(request: Request, found: FoundProfile, pairId: string | null,
 }
 
 export default function PatientProfile() {
-  const { view, canPair } = useLoaderData<typeof loader>();
+  const { view, canPair, canUnpair } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ProfileActionData | undefined;
-  return <PatientProfilePage view={view} canPair={canPair} actionData={actionData} />;
+  return (
+    <PatientProfilePage
+      view={view}
+      canPair={canPair}
+      canUnpair={canUnpair}
+      actionData={actionData}
+    />
+  );
 }

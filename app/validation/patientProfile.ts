@@ -38,6 +38,29 @@ export const profileMessages = {
   downloadFailed: "Download Failed",
 } as const;
 
+/** Pairing a device on the profile: all ours (the spec has no pairing texts; docs/decisions.md). */
+export const pairingMessages = {
+  serialRequired: "Enter the device serial.",
+  /** Also the answer for a device paired at another care site: serials cannot be found out. */
+  noDevice: "No device with this serial.",
+  paired: "Device paired.",
+  moved: "Device moved.",
+  unpaired: "Device unpaired.",
+  pairedElsewhere:
+    "This patient's device was paired at another care site and can only be unpaired there.",
+  moveTitle: "Move device",
+  moveConfirm: "Move device",
+  moveCancel: "Cancel",
+} as const;
+
+/** The confirmation before a device is taken from another patient of the care site. */
+export function moveDeviceQuestion(serial: string, from: string, to: string) {
+  return (
+    `This device (${serial}) is paired with ${from}. Moving it ends that pairing, ` +
+    `and from now on its transmissions go to ${to}.`
+  );
+}
+
 export const patientTagSchema = z
   .string({ invalid_type_error: profileMessages.patientTagRequired })
   .trim()

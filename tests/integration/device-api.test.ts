@@ -3,6 +3,7 @@
 // and that a refused request stores nothing.
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadActor } from "~/domain/access.server";
 import { prisma } from "~/lib/db.server";
 import { MAX_JSON_BODY_BYTES } from "~/lib/jsonBody.server";
 import { createDevice, pairDevice, rotateDeviceToken, unpairDevice } from "~/models/device.server";
@@ -127,12 +128,12 @@ async function patientPairedWith(d: Device) {
   const clinician = await createUser({ role: "clinician", careSites: [{ id: site.id }] });
   const patient = await createUser({ role: "patient", careSites: [{ id: site.id }] });
   const paired = await pairDevice({
-    actor: clinician,
+    actor: await loadActor(clinician),
     patientId: patient.id,
     careSiteId: site.id,
     serial: d.serial,
   });
-  if (paired.status === "noDevice") throw new Error("not paired");
+  if (paired.status !== "paired") throw new Error("not paired");
   return { patient, clinician, site, pairingId: paired.pairingId };
 }
 
@@ -300,9 +301,13 @@ describe("POST /api/v1/devices/{serial}/transmissions", () => {
   it("keeps data of an unpaired device, attributed to nobody; pairing and unpairing move attribution", async () => {
     const d = await device();
     const t1 = await accepted(d, transmission([therapy("U1")]));
-    const { patient, clinician } = await patientPairedWith(d);
+    const { patient, clinician, site } = await patientPairedWith(d);
     const t2 = await accepted(d, transmission([therapy("U2")]));
-    await unpairDevice({ actor: clinician, patientId: patient.id });
+    await unpairDevice({
+      actor: await loadActor(clinician),
+      patientId: patient.id,
+      careSiteId: site.id,
+    });
     const t3 = await accepted(d, transmission([therapy("U3")]));
     const owners = await prisma.therapy.findMany({
       where: { deviceId: d.id },

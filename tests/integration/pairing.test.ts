@@ -1,6 +1,9 @@
 // Pairing a device with a patient on the patient profile (/app/PatientProfile, intents pair and
 // unpair; DESIGN.md §5): who may, one device per patient and one patient per device, audit events,
-// the profile's new pair_id after each change, and 404 across care sites.
+// the profile's new pair_id after each change, and 404 across care sites. Issue 18: a device
+// paired at another care site reads as an unknown serial, a move between two patients of one care
+// site is confirmed first and audited, and a pairing is unpaired by staff of its own care site.
+// The cell-by-cell rule table is tests/integration/access-pairing.test.ts.
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { patientProfileHref } from "~/lib/patientProfileLink";
@@ -106,12 +109,21 @@ describe("pairing on the patient profile", () => {
     expect(await prisma.pairing.count()).toBe(before);
   });
 
-  it("one patient per device: pairing it elsewhere ends the first patient's pairing", async () => {
+  it("one patient per device: pairing it elsewhere (confirmed) ends the first patient's pairing", async () => {
     const { site, patient, browser, href } = await world();
     const second = await createUser({ role: "patient", careSites: [{ id: site.id }] });
     const d = await device();
     await submit(browser, href, { intent: "pair", serial: d.serial });
-    await submit(browser, profile(second.id, site.id), { intent: "pair", serial: d.serial });
+    const asked = await submit(browser, profile(second.id, site.id), {
+      intent: "pair",
+      serial: d.serial,
+    });
+    const { pairingId } = await bodyOf<{ pairingId: string }>(asked);
+    await submit(browser, profile(second.id, site.id), {
+      intent: "pair",
+      serial: d.serial,
+      confirm: pairingId,
+    });
 
     expect(await openPairings({ patientId: patient.id })).toEqual([]);
     const open2 = await openPairings({ deviceId: d.id });
@@ -278,5 +290,239 @@ describe("who may pair", () => {
     expect(locationOf(await open(new Browser(), href))).toBe("/");
     expect(locationOf(await submit(new Browser(), href, { intent: "unpair" }))).toBe("/");
     expect(await prisma.pairing.findMany({ where: { patientId: patient.id } })).toEqual(before);
+  });
+});
+
+describe("pairing across care sites (issue 18)", () => {
+  /** A patient of another care site with `d` paired there by its own clinician. */
+  async function pairedElsewhere(d: { serial: string }) {
+    const site = await createCareSite();
+    const clinician = await createUser({ role: "clinician", careSites: [{ id: site.id }] });
+    const patient = await createUser({ role: "patient", careSites: [{ id: site.id }] });
+    const browser = await signedInBrowser(clinician.id);
+    await submit(browser, profile(patient.id, site.id), { intent: "pair", serial: d.serial });
+    const [pairing] = await openPairings({ patientId: patient.id });
+    expect(pairing).toBeDefined();
+    return { site, patient, pairing };
+  }
+
+  const withoutValue = (body: Record<string, unknown>) => ({ ...body, value: "" });
+
+  it("staff of A pairing a serial paired at B get the unknown-serial answer; B's pairing stays open", async () => {
+    const { site, patient, href } = await world();
+    const d = await device();
+    const b = await pairedElsewhere(d);
+    for (const role of ["clinician", "clinicadmin"]) {
+      const staff = await createUser({ role, careSites: [{ id: site.id }] });
+      const browser = await signedInBrowser(staff.id);
+      const mine = await submit(browser, href, { intent: "pair", serial: "NOSUCH0002" });
+      for (const serial of [d.serial, d.serial.toLowerCase(), ` ${d.serial} `]) {
+        const result = await submit(browser, href, { intent: "pair", serial });
+        expect(statusOf(result)).toBe(statusOf(mine));
+        expect(statusOf(result)).toBe(400);
+        expect(await bodyOf(result)).toEqual({
+          form: "pair",
+          value: serial.trim(),
+          error: pairingMessages.noDevice,
+        });
+        expect(withoutValue(await bodyOf(result))).toEqual(withoutValue(await bodyOf(mine)));
+        // With confirm set (a forged second step) it is still refused.
+        const forged = await submit(browser, href, {
+          intent: "pair",
+          serial,
+          confirm: b.pairing.id,
+        });
+        expect(statusOf(forged)).toBe(400);
+        expect(withoutValue(await bodyOf(forged))).toEqual(withoutValue(await bodyOf(mine)));
+      }
+      expect(
+        await prisma.auditEvent.count({
+          where: { actorId: staff.id, action: { startsWith: "device." } },
+        }),
+      ).toBe(0);
+    }
+    expect(await openPairings({ deviceId: d.id })).toEqual([b.pairing]);
+    expect(await openPairings({ patientId: patient.id })).toEqual([]);
+  });
+
+  it("staff of both care sites cannot move B's device to A's patient either (not a move inside A)", async () => {
+    const { site, patient } = await world();
+    const d = await device();
+    const b = await pairedElsewhere(d);
+    const both = await createUser({
+      role: "clinician",
+      careSites: [{ id: site.id }, { id: b.site.id }],
+    });
+    const browser = await signedInBrowser(both.id);
+    const result = await submit(browser, profile(patient.id, site.id), {
+      intent: "pair",
+      serial: d.serial,
+    });
+    expect(statusOf(result)).toBe(400);
+    expect(await bodyOf(result)).toEqual({
+      form: "pair",
+      value: d.serial,
+      error: pairingMessages.noDevice,
+    });
+    expect(await openPairings({ deviceId: d.id })).toEqual([b.pairing]);
+  });
+
+  it("a pairing without a care site belongs to its patient's care sites", async () => {
+    const { site, patient, browser, href } = await world();
+    // Paired where no care site is recorded, with a patient of another care site: refused.
+    const stranger = await createUser({
+      role: "patient",
+      careSites: [{ id: (await createCareSite()).id }],
+    });
+    const foreign = await device();
+    const foreignPairing = await prisma.pairing.create({
+      data: { deviceId: foreign.id, patientId: stranger.id, careSiteId: null },
+    });
+    const refused = await submit(browser, href, { intent: "pair", serial: foreign.serial });
+    expect(statusOf(refused)).toBe(400);
+    expect(await bodyOf(refused)).toEqual({
+      form: "pair",
+      value: foreign.serial,
+      error: pairingMessages.noDevice,
+    });
+    expect((await openPairings({ deviceId: foreign.id })).map((p) => p.id)).toEqual([
+      foreignPairing.id,
+    ]);
+
+    // With a patient of this care site: a move inside it, confirmed first.
+    const neighbour = await createUser({ role: "patient", careSites: [{ id: site.id }] });
+    const local = await device();
+    const localPairing = await prisma.pairing.create({
+      data: { deviceId: local.id, patientId: neighbour.id, careSiteId: null },
+    });
+    const asked = await submit(browser, href, { intent: "pair", serial: local.serial });
+    expect(statusOf(asked)).toBe(200);
+    expect(await bodyOf(asked)).toMatchObject({ form: "pairMove", pairingId: localPairing.id });
+    const moved = await submit(browser, href, {
+      intent: "pair",
+      serial: local.serial,
+      confirm: localPairing.id,
+    });
+    const [now] = await openPairings({ patientId: patient.id });
+    expect(now).toMatchObject({ deviceId: local.id, careSiteId: site.id });
+    expect(locationOf(moved)).toBe(profile(patient.id, site.id, now.id));
+  });
+
+  it("moving a device between two patients of one care site asks first, then moves it and audits the move", async () => {
+    const { site, clinician, patient, browser, href } = await world();
+    const first = await createUser({ role: "patient", careSites: [{ id: site.id }] });
+    await prisma.user.update({
+      where: { id: first.id },
+      data: { firstName: "Ada", lastName: "Lovelace" },
+    });
+    const d = await device();
+    await submit(browser, profile(first.id, site.id), { intent: "pair", serial: d.serial });
+    const [from] = await openPairings({ deviceId: d.id });
+
+    // The first post moves nothing: it answers with what would happen.
+    const asked = await submit(browser, href, { intent: "pair", serial: d.serial.toLowerCase() });
+    expect(statusOf(asked)).toBe(200);
+    expect(await bodyOf(asked)).toEqual({
+      form: "pairMove",
+      serial: d.serial,
+      pairingId: from.id,
+      fromName: "Ada Lovelace",
+    });
+    expect(await openPairings({ deviceId: d.id })).toEqual([from]);
+    expect(await openPairings({ patientId: patient.id })).toEqual([]);
+
+    // A confirm naming another pairing (stale, or forged) asks again and moves nothing.
+    const stale = await submit(browser, href, { intent: "pair", serial: d.serial, confirm: "x" });
+    expect(await bodyOf(stale)).toMatchObject({ form: "pairMove", pairingId: from.id });
+    expect(await openPairings({ deviceId: d.id })).toEqual([from]);
+
+    // Confirmed: moved in one go, with the pairing events and a device.moved event.
+    const moved = await submit(browser, href, {
+      intent: "pair",
+      serial: d.serial,
+      confirm: from.id,
+    });
+    const [to] = await openPairings({ deviceId: d.id });
+    expect(to).toMatchObject({
+      patientId: patient.id,
+      careSiteId: site.id,
+      pairedById: clinician.id,
+    });
+    expect(await openPairings({ patientId: first.id })).toEqual([]);
+    expect(locationOf(moved)).toBe(profile(patient.id, site.id, to.id));
+    expect(await flashOf(browser)).toBe(pairingMessages.moved);
+
+    const events = await prisma.auditEvent.findMany({
+      where: {
+        actorId: clinician.id,
+        action: { in: ["device.unpaired", "device.paired", "device.moved"] },
+        at: to.pairedAt,
+      },
+      orderBy: { action: "asc" },
+    });
+    expect(events.map((e) => [e.action, e.targetId, e.careSiteId])).toEqual([
+      ["device.moved", d.id, site.id],
+      ["device.paired", to.id, site.id],
+      ["device.unpaired", from.id, site.id],
+    ]);
+    expect(JSON.parse(events[0].detail!)).toEqual({
+      serial: d.serial,
+      fromPatientId: first.id,
+      fromPairingId: from.id,
+      toPatientId: patient.id,
+      toPairingId: to.id,
+    });
+
+    // The same confirmation again (a resubmitted form) finds the device already here.
+    const again = await submit(browser, href, {
+      intent: "pair",
+      serial: d.serial,
+      confirm: from.id,
+    });
+    expect(locationOf(again)).toBe(profile(patient.id, site.id, to.id));
+    expect(
+      await prisma.auditEvent.count({ where: { action: "device.moved", targetId: d.id } }),
+    ).toBe(1);
+  });
+
+  it("a patient's device paired at another care site is unpaired there, not here", async () => {
+    const { site, patient, browser, href } = await world();
+    const b = await createCareSite();
+    await prisma.membership.create({
+      data: { careSiteId: b.id, userId: patient.id, role: "patient", status: "accepted" },
+    });
+    const bStaff = await createUser({ role: "clinician", careSites: [{ id: b.id }] });
+    const d = await device();
+    await submit(await signedInBrowser(bStaff.id), profile(patient.id, b.id), {
+      intent: "pair",
+      serial: d.serial,
+    });
+    const [pairing] = await openPairings({ patientId: patient.id });
+    expect(pairing.careSiteId).toBe(b.id);
+
+    const shown = await view(browser, href);
+    expect(shown).toMatchObject({ canPair: true, canUnpair: false });
+    expect(statusOf(await submit(browser, href, { intent: "unpair" }))).toBe(403);
+    const other = await device();
+    const replaced = await submit(browser, href, { intent: "pair", serial: other.serial });
+    expect(statusOf(replaced)).toBe(400);
+    expect(await bodyOf(replaced)).toEqual({
+      form: "pair",
+      value: other.serial,
+      error: pairingMessages.pairedElsewhere,
+    });
+    expect(await openPairings({ patientId: patient.id })).toEqual([pairing]);
+
+    // B's staff see it as theirs.
+    const bView = await view(await signedInBrowser(bStaff.id), profile(patient.id, b.id));
+    expect(bView).toMatchObject({ canPair: true, canUnpair: true });
+    // And A's staff may pair again once B has unpaired it.
+    await submit(await signedInBrowser(bStaff.id), profile(patient.id, b.id), { intent: "unpair" });
+    expect((await view(browser, href)).canUnpair).toBe(true);
+    await submit(browser, href, { intent: "pair", serial: other.serial });
+    expect((await openPairings({ patientId: patient.id }))[0]).toMatchObject({
+      deviceId: other.id,
+      careSiteId: site.id,
+    });
   });
 });

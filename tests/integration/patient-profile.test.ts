@@ -3,6 +3,7 @@
 // Patient Id, the account toggle, notes, therapy goals with the adherence they govern, the PDF and
 // the transmissions CSV.
 import { describe, expect, it } from "vitest";
+import { loadActor } from "~/domain/access.server";
 import { prisma } from "~/lib/db.server";
 import { patientProfileHref } from "~/lib/patientProfileLink";
 import { sessionStorage } from "~/lib/session.server";
@@ -172,12 +173,12 @@ describe("who may open a profile (findProfile)", () => {
     const otherPatient = await createUser({ role: "patient", careSites: [{ id: site.id }] });
     const d = await device();
     const paired = await pairDevice({
-      actor: clinician,
+      actor: await loadActor(clinician),
       patientId: otherPatient.id,
       careSiteId: site.id,
       serial: d.serial,
     });
-    if (paired.status === "noDevice") throw new Error("not paired");
+    if (paired.status !== "paired") throw new Error("not paired");
 
     const bad = [
       "/app/PatientProfile",

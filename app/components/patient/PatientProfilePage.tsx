@@ -10,12 +10,14 @@ import {
   FIRST_THERAPY_DAY,
   GOAL_WEEKDAYS,
   PATIENT_TAG_MAX,
+  pairingMessages,
   WEEKDAY_LABELS,
 } from "~/validation/patientProfile";
 import {
   ActivateDialog,
   GoalDialog,
   HealthSummaryDialog,
+  MoveDeviceDialog,
   NoteDialog,
   PersonalInfoDialog,
   type GoalFormState,
@@ -25,7 +27,9 @@ export type { GoalFormState };
 
 export type ProfileActionData =
   | { form: "patientTag" | "note" | "pair"; value: string; error: string }
-  | { form: "goal"; goal: GoalFormState };
+  | { form: "goal"; goal: GoalFormState }
+  /** Pairing a device that is paired with another patient of the care site: confirm first. */
+  | { form: "pairMove"; serial: string; pairingId: string; fromName: string };
 
 /** An SVG chart drawn by the server (modules/charts/svg.server.tsx: our own markup, no script). */
 function Chart({ svg, className }: { svg: string; className?: string }) {
@@ -56,10 +60,13 @@ function Section({
 export function PatientProfilePage({
   view,
   canPair,
+  canUnpair,
   actionData,
 }: {
   view: ProfileView;
   canPair: boolean;
+  /** The patient's device was paired where the viewer is staff (or the patient has none). */
+  canUnpair: boolean;
   actionData?: ProfileActionData;
 }) {
   const location = useLocation();
@@ -86,6 +93,7 @@ export function PatientProfilePage({
   const tagError = failed("patientTag");
   const pairError = failed("pair");
   const noteError = failed("note");
+  const move = actionData?.form === "pairMove" ? actionData : null;
 
   return (
     <>
@@ -132,7 +140,11 @@ export function PatientProfilePage({
               Device serial:{" "}
               <strong data-testid="device-serial">{p.deviceSerial ?? "No device"}</strong>
             </p>
-            {canPair ? (
+            {canPair && p.deviceSerial && !canUnpair ? (
+              <p className="small text-muted mb-2" data-testid="paired-elsewhere">
+                {pairingMessages.pairedElsewhere}
+              </p>
+            ) : canPair ? (
               <Form
                 method="post"
                 className="d-flex gap-2 align-items-start mb-2"
@@ -519,6 +531,15 @@ export function PatientProfilePage({
         <GoalDialog closeHref={closeHref} state={goalState} />
       ) : null}
       {dialog === "activate" && !p.accepted ? <ActivateDialog closeHref={closeHref} /> : null}
+      {move && canPair ? (
+        <MoveDeviceDialog
+          closeHref={closeHref}
+          serial={move.serial}
+          pairingId={move.pairingId}
+          fromName={move.fromName}
+          toName={`${p.firstName} ${p.lastName}`}
+        />
+      ) : null}
     </>
   );
 }

@@ -1,13 +1,16 @@
 // The patient profile's dialogs (spec 3 §2.2, §2.3): Health Summary, Personal Info, Note, Set new
-// therapy goals and the activation confirmation. Each is a `?dialog=` URL and posts a plain form.
-import { Form } from "@remix-run/react";
+// therapy goals and the activation confirmation. Each is a `?dialog=` URL and posts a plain form;
+// the device move confirmation is the answer to a Pair device post instead (nothing moved yet).
+import { Form, Link } from "@remix-run/react";
 import { Fragment } from "react";
 import { ConfirmDialog, Dialog } from "~/components/Dialog";
 import type { ProfileView } from "~/models/patientProfileView.server";
 import {
   GOAL_WEEKDAYS,
   MAX_THERAPIES_PER_DAY,
+  moveDeviceQuestion,
   NOTE_MAX,
+  pairingMessages,
   profileMessages,
   WEEKDAY_LABELS,
 } from "~/validation/patientProfile";
@@ -202,5 +205,39 @@ export function ActivateDialog({ closeHref }: { closeHref: string }) {
       fields={{ intent: "activate" }}
       closeHref={closeHref}
     />
+  );
+}
+
+/**
+ * Before a device is taken from another patient of the care site: what will happen, Move device
+ * (the same pair post again, with the pairing to end as `confirm`) and Cancel (back to the page).
+ */
+export function MoveDeviceDialog({
+  closeHref,
+  serial,
+  pairingId,
+  fromName,
+  toName,
+}: {
+  closeHref: string;
+  serial: string;
+  pairingId: string;
+  fromName: string;
+  toName: string;
+}) {
+  return (
+    <Dialog title={pairingMessages.moveTitle} closeHref={closeHref}>
+      <p>{moveDeviceQuestion(serial, fromName, toName)}</p>
+      <Form method="post" preventScrollReset className="d-flex justify-content-end gap-2">
+        <input type="hidden" name="serial" value={serial} />
+        <input type="hidden" name="confirm" value={pairingId} />
+        <Link to={closeHref} className="btn btn-outline-secondary" preventScrollReset>
+          {pairingMessages.moveCancel}
+        </Link>
+        <button type="submit" name="intent" value="pair" className="btn btn-primary">
+          {pairingMessages.moveConfirm}
+        </button>
+      </Form>
+    </Dialog>
   );
 }
