@@ -13,6 +13,7 @@ import { closeWhenBodyUnread } from "../app/lib/connection.server";
 import { logger } from "../app/lib/logger.server";
 import { requestLog } from "../app/lib/requestLog.server";
 import { APP_VERSION as version } from "../app/lib/version.server";
+import { requestGuard } from "./requestGuard";
 
 installGlobals({ nativeFetch: true });
 
@@ -60,6 +61,7 @@ export async function serve(files: AppFiles, migrations: string[]) {
     closeWhenBodyUnread(req, res);
     next();
   });
+  app.use(requestGuard); // 405 for methods no route takes, 403 for cross-site posts
 
   // The device API (DEVICE-API.md) is JSON for machines: it goes straight to its Remix routes,
   // past the page middleware below (CSP nonces, page security headers, compression), which cost

@@ -10,6 +10,7 @@ import {
   PatientProfilePage,
   type ProfileActionData,
 } from "~/components/patient/PatientProfilePage";
+import { readForm } from "~/lib/formBody.server";
 import { badRequest, clientIp, forbidden } from "~/lib/http.server";
 import { patientProfileHref } from "~/lib/patientProfileLink";
 import { isSiteRole } from "~/lib/roles";
@@ -65,7 +66,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { viewer, found } = await requireProfile(request);
-  const form = await request.formData().catch(() => badRequest());
+  const form = await readForm(request);
   const where = { careSiteId: found.careSite?.id, ip: clientIp(request) };
   const url = new URL(request.url);
   url.searchParams.delete("dialog");
