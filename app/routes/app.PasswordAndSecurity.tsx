@@ -92,6 +92,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRole(request, STAFF_ROLES);
   const form = await readForm(request);
   const panel = String(form.get("panel") ?? "") as Panel;
+  if (!PANELS.includes(panel)) throw new Response("Unknown panel", { status: 400 });
   if (!panelsFor(user.role).includes(panel)) forbidden();
   const session = await getSession(request);
   const ip = clientIp(request);
