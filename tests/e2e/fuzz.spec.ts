@@ -534,7 +534,7 @@ test("malformed posts to every action: never a 5xx, never a stack trace", async 
 
   // Who sends what. Every (route, case) pair is sent at least once, every identity posts to every
   // route, and every case is sent signed out and as each role somewhere; the full cross product
-  // (27 routes x 37 cases x 5 identities) would take minutes on a busy machine for little more:
+  // (27 routes x 38 cases x 5 identities, over 5,000 posts) would take minutes on a busy machine for little more:
   // the body is read the same way whoever sends it.
   //  - signed-in area (/app...): each case as one staff role, by turns; signed out (a redirect to
   //    the sign-in page before anything is read) one case in eight, by turns;
