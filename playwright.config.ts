@@ -42,6 +42,8 @@ export default defineConfig({
         "**/lifecycle.spec.ts",
         "**/device-stats.spec.ts",
         "**/door.spec.ts",
+        // Malformed posts at the HTTP level, on a server of its own (fuzz.spec.ts).
+        "**/fuzz.spec.ts",
       ],
     },
   ],

@@ -24,6 +24,7 @@ import { env } from "../app/lib/env.server";
 import { logger } from "../app/lib/logger.server";
 import { pathOf, requestLog } from "../app/lib/requestLog.server";
 import { APP_VERSION as version } from "../app/lib/version.server";
+import { requestGuard } from "./requestGuard";
 
 installGlobals({ nativeFetch: true });
 
@@ -105,6 +106,7 @@ export function createApp(options: ChainOptions) {
     cutStalledBody(req, res, bodyIdleTimeoutMs);
     next();
   });
+  app.use(requestGuard); // 405 for methods no route takes, 403 for cross-site posts
 
   // The device API (DEVICE-API.md) is JSON for machines: after the door it goes straight to its
   // Remix routes, past the page middleware below (CSP nonces, compression), which cost a device

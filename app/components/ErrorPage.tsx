@@ -4,6 +4,15 @@ import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 export function ErrorPage({ homeHref = "/" }: { homeHref?: string }) {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  // A refusal's own plain message (e.g. lib/formBody.server.ts), shown under the generic text.
+  const reason =
+    isRouteErrorResponse(error) &&
+    status < 500 &&
+    typeof error.data === "string" &&
+    error.data.length <= 300 &&
+    !/^(Bad Request|Forbidden|Not Found)$/.test(error.data)
+      ? error.data
+      : null;
   const { title, text } =
     status === 404
       ? {
@@ -12,19 +21,25 @@ export function ErrorPage({ homeHref = "/" }: { homeHref?: string }) {
         }
       : status === 403
         ? { title: "Access denied", text: "Your role does not give you access to this page." }
-        : status === 400
+        : status === 400 || status === 405
           ? {
               title: "Bad request",
               text: "The request could not be understood. Please go back and try again.",
             }
-          : {
-              title: "Something went wrong! Please try again later.",
-              text: "The error was logged.",
-            };
+          : status === 413 || status === 415
+            ? {
+                title: "The form could not be sent",
+                text: reason ?? "Please go back and try again.",
+              }
+            : {
+                title: "Something went wrong! Please try again later.",
+                text: "The error was logged.",
+              };
   return (
     <div className="container py-5 text-center" data-status={status}>
       <h1 className="h3 mb-3">{title}</h1>
       <p className="text-muted">{text}</p>
+      {reason && reason !== text && status === 400 ? <p data-reason>{reason}</p> : null}
       <Link to={homeHref} className="btn btn-primary">
         Go to the start page
       </Link>

@@ -3,6 +3,7 @@
 // and the confirmation dialogs are all addressed by URL, so everything works without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
+import { readForm } from "./formBody.server";
 import { requireRole } from "~/lib/auth.server";
 import { badRequest, clientIp, notFoundUnless } from "~/lib/http.server";
 import {
@@ -205,7 +206,7 @@ export async function invitationsAction(role: StaffRole, { request }: ActionFunc
   const user = await requireRole(request, [role]);
   const actor = { id: user.id, role: user.role, email: user.email };
   const path = INVITATION_SCREENS[role];
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   const session = await getSession(request);
 

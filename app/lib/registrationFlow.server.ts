@@ -3,6 +3,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { validationError } from "remix-validated-form";
+import { readForm } from "./formBody.server";
 import { prisma } from "~/lib/db.server";
 import { maskPhone } from "~/lib/roles";
 import { formatClockTime } from "~/lib/time";
@@ -107,7 +108,7 @@ export async function registrationAction({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const token = url.searchParams.get("param1");
   const here = `${url.pathname}${url.search}`;
-  const form = await request.formData();
+  const form = await readForm(request);
   const session = await getSession(request);
   const ip = clientIp(request);
   const back = async () =>

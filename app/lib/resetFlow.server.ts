@@ -4,6 +4,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { validationError } from "remix-validated-form";
+import { readForm } from "./formBody.server";
 import { maskPhone } from "~/lib/roles";
 import { formatClockTime } from "~/lib/time";
 import { getCode } from "~/models/oneTimeCode.server";
@@ -73,7 +74,7 @@ export async function resetLoader(channel: ResetChannel, { request }: LoaderFunc
 export async function resetAction(channel: ResetChannel, { request }: ActionFunctionArgs) {
   await requireAnonymous(request);
   const path = PATHS[channel];
-  const form = await request.formData();
+  const form = await readForm(request);
   const session = await getSession(request);
   const ip = clientIp(request);
   const back = async () =>

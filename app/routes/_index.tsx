@@ -7,6 +7,7 @@ import { CodeEntry } from "~/components/CodeEntry";
 import { DecryptLogDialog } from "~/components/DecryptLogDialog";
 import { Flash } from "~/components/Flash";
 import { FormError, SubmitButton, TextField } from "~/components/forms";
+import { readForm } from "~/lib/formBody.server";
 import { authenticator, requireAnonymous } from "~/lib/auth.server";
 import { decryptDialogHref } from "~/lib/decryptDialog";
 import { clientIp } from "~/lib/http.server";
@@ -53,7 +54,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  const form = await request.clone().formData();
+  // A copy: the credentials strategy reads the body again.
+  const form = await readForm(request.clone());
   const intent = form.get("intent");
   const session = await getSession(request);
   const ip = clientIp(request);

@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ValidatedForm, validationError } from "remix-validated-form";
 import { CodeField, CodeSent } from "~/components/CodeEntry";
 import { FormError, SubmitButton, TextField } from "~/components/forms";
+import { readForm } from "~/lib/formBody.server";
 import { requireRole } from "~/lib/auth.server";
 import { clientIp, forbidden } from "~/lib/http.server";
 import { maskPhone, STAFF_ROLES } from "~/lib/roles";
@@ -89,8 +90,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRole(request, STAFF_ROLES);
-  const form = await request.formData();
+  const form = await readForm(request);
   const panel = String(form.get("panel") ?? "") as Panel;
+  if (!PANELS.includes(panel)) throw new Response("Unknown panel", { status: 400 });
   if (!panelsFor(user.role).includes(panel)) forbidden();
   const session = await getSession(request);
   const ip = clientIp(request);

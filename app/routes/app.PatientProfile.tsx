@@ -11,6 +11,7 @@ import {
   type ProfileActionData,
 } from "~/components/patient/PatientProfilePage";
 import { loadActor, mayPairAt } from "~/domain/access.server";
+import { readForm } from "~/lib/formBody.server";
 import { badRequest, clientIp, forbidden } from "~/lib/http.server";
 import { patientProfileHref } from "~/lib/patientProfileLink";
 import { redirectWithFlash } from "~/lib/session.server";
@@ -63,7 +64,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { viewer, found } = await requireProfile(request);
-  const form = await request.formData().catch(() => badRequest());
+  const form = await readForm(request);
   const where = { careSiteId: found.careSite?.id, ip: clientIp(request) };
   const url = new URL(request.url);
   url.searchParams.delete("dialog");

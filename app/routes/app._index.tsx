@@ -14,6 +14,7 @@ import {
   type AdminDashboardData,
   type DashboardTab,
 } from "~/components/AdminDashboard";
+import { readForm } from "~/lib/formBody.server";
 import { requireRole } from "~/lib/auth.server";
 import { badRequest, clientIp, forbidden, notFoundUnless } from "~/lib/http.server";
 import { pageCount, readListParams } from "~/lib/listParams";
@@ -236,14 +237,6 @@ async function personList(url: URL, role: EnrolledRole) {
 }
 
 // --- Add Care Site -----------------------------------------------------------------------------
-
-async function readForm(request: Request) {
-  try {
-    return await request.formData();
-  } catch {
-    badRequest("The form could not be read");
-  }
-}
 
 async function addCareSite(request: Request, form: FormData, user: { id: string }) {
   const tokens = form.getAll("formToken");

@@ -11,6 +11,7 @@ import { CareSiteDetailsCard, CareSiteDetailsLink } from "~/components/CareSiteD
 import { CareSiteDetailsDialog } from "~/components/CareSiteDetailsDialog";
 import { CareSiteCountCards, CareSiteMemberTable } from "~/components/CareSiteMembers";
 import { ConfirmDialog, useCloseHref, useDialogHref } from "~/components/Dialog";
+import { readForm } from "~/lib/formBody.server";
 import { patientProfileHref } from "~/lib/patientProfileLink";
 import { requireRole } from "~/lib/auth.server";
 import { badRequest, clientIp, forbidden, notFound, notFoundUnless } from "~/lib/http.server";
@@ -163,7 +164,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return done(site.id, careSiteMessages.pictureUpdated, ["view", "dialog"]);
   }
 
-  const form = await request.formData().catch(() => badRequest());
+  const form = await readForm(request);
   const intent = form.get("intent");
   if (intent === "details") {
     const careSiteId = form.get("careSiteId");

@@ -8,6 +8,7 @@ import { CareSiteDetailsCard } from "~/components/CareSiteDetails";
 import { careSiteFormDefaults, CareSiteFormFields } from "~/components/CareSiteProfileForm";
 import { FormError, SubmitButton } from "~/components/forms";
 import { useDirtyForm } from "~/components/useDirtyForm";
+import { readForm } from "~/lib/formBody.server";
 import { requireRole } from "~/lib/auth.server";
 import { badRequest, clientIp, notFound, notFoundUnless } from "~/lib/http.server";
 import { photoUrl } from "~/lib/photoUrl";
@@ -46,7 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRole(request, PROVIDER_ROLES);
   const careSiteId = careSiteIdOf(request);
   const site = notFoundUnless(careSiteId ? await getCareSiteProfile(user, careSiteId) : null);
-  const form = await request.formData().catch(() => badRequest());
+  const form = await readForm(request);
   if (form.get("intent") !== "profile") badRequest();
   const result = await careSiteProfileValidator.validate(form);
   if (result.error) return validationError(result.error, result.submittedData);

@@ -6,8 +6,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { useActionData, useLocation } from "@remix-run/react";
 import { HelpForm } from "~/components/HelpForm";
+import { readForm } from "~/lib/formBody.server";
 import { requireRole } from "~/lib/auth.server";
-import { badRequest, clientIp } from "~/lib/http.server";
+import { clientIp } from "~/lib/http.server";
 import { logger } from "~/lib/logger.server";
 import { SITE_ROLES } from "~/lib/roles";
 import { redirectWithFlash } from "~/lib/session.server";
@@ -39,7 +40,7 @@ type ActionData = { values: HelpFormValues; errors?: HelpFormErrors; formError?:
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRole(request, SITE_ROLES);
-  const form = await request.formData().catch(() => badRequest());
+  const form = await readForm(request);
   const values = readHelpForm(form);
   const parsed = helpSchema.safeParse(values);
   if (!parsed.success) {

@@ -10,6 +10,7 @@ import {
   SUMMARY_SORTS,
   type SummarySort,
 } from "~/components/notifications/NotificationSummary";
+import { readForm } from "~/lib/formBody.server";
 import { requireRole } from "~/lib/auth.server";
 import { badRequest, notFoundUnless } from "~/lib/http.server";
 import { PAGE_SIZE, pageCount, readListParams, skipFor, type ListParams } from "~/lib/listParams";
@@ -129,7 +130,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRole(request, SITE_ROLES);
-  const form = await request.formData().catch(() => badRequest());
+  const form = await readForm(request);
   if (form.get("intent") !== "chooseCareSite") badRequest("Unknown intent");
   const careSiteId = form.get("careSiteId");
   notFoundUnless(user.careSites.some((c) => c.id === careSiteId));

@@ -10,6 +10,7 @@ import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { CareSiteDetailsCard } from "~/components/CareSiteDetails";
 import { NotificationSettingsForm } from "~/components/notifications/NotificationSettingsForm";
+import { readForm } from "~/lib/formBody.server";
 import { requireRole } from "~/lib/auth.server";
 import { badRequest, clientIp, forbidden, notFoundUnless } from "~/lib/http.server";
 import { logger } from "~/lib/logger.server";
@@ -89,7 +90,7 @@ type ActionData = {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRole(request, SITE_ROLES);
-  const form = await request.formData().catch(() => badRequest());
+  const form = await readForm(request);
   const careSiteId = form.get("careSiteId");
   const site = notFoundUnless(
     typeof careSiteId === "string" && careSiteId

@@ -6,6 +6,7 @@ import { ValidatedForm, validationError } from "remix-validated-form";
 import { FormError, SubmitButton, TextField } from "~/components/forms";
 import { CountryAndState, ReadOnlyField } from "~/components/ProfileFields";
 import { useDirtyForm } from "~/components/useDirtyForm";
+import { readForm } from "~/lib/formBody.server";
 import { requireRole } from "~/lib/auth.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { STAFF_ROLES } from "~/lib/roles";
@@ -47,7 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return saved("Profile photo was updated successfully");
   }
 
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") !== "profile") throw new Response("Unknown intent", { status: 400 });
   const result = await profileValidator.validate(form);
   if (result.error) return validationError(result.error, result.submittedData);

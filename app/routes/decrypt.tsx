@@ -11,6 +11,7 @@ import { Dialog } from "~/components/Dialog";
 import { Flash } from "~/components/Flash";
 import { DateInput } from "~/components/forms";
 import { DecryptLogDialog } from "~/components/DecryptLogDialog";
+import { readForm } from "~/lib/formBody.server";
 import { DECRYPT_DIALOG } from "~/lib/decryptDialog";
 import { notFound } from "~/lib/http.server";
 import { withParams } from "~/lib/listParams";
@@ -143,7 +144,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const search = url.searchParams;
   const file: LogFileRecord = await requireCoughLog(search);
-  const form = await request.formData();
+  const form = await readForm(request);
   const back = (changes: Record<string, string | null> = {}) =>
     `${url.pathname}${withParams(url.search, changes)}`;
   const dates = readDashboardRange(search.get("startDate"), search.get("endDate"), file);

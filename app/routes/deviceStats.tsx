@@ -17,6 +17,7 @@ import {
   openDeviceStats,
   readChosenColumns,
 } from "~/lib/deviceStatsGate.server";
+import { readForm } from "~/lib/formBody.server";
 import { env } from "~/lib/env.server";
 import { badRequest, clientIp } from "~/lib/http.server";
 import { withParams } from "~/lib/listParams";
@@ -110,7 +111,7 @@ function backTo(form: FormData, changes: Record<string, string | null> = {}) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData().catch(() => badRequest());
+  const form = await readForm(request);
   const intent = form.get("intent");
   if (intent === "password") {
     const opened = await openDeviceStats(String(form.get("password") ?? ""), clientIp(request));
