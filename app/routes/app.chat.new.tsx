@@ -3,7 +3,7 @@
 // optional name starts a group. Only the poster's contacts can be added, whatever the form says.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { requireRole } from "~/lib/auth.server";
+import { requireActor } from "~/domain/actor.server";
 import { badRequest } from "~/lib/http.server";
 import { STAFF_ROLES } from "~/lib/roles";
 import { redirectWithFlash } from "~/lib/session.server";
@@ -14,7 +14,7 @@ export async function loader() {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, STAFF_ROLES);
+  const user = await requireActor(request, STAFF_ROLES);
   const form = await request.formData().catch(() => badRequest());
   const intent = form.get("intent");
   const userIds = form.getAll("userId").filter((v): v is string => typeof v === "string");

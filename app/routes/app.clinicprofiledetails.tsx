@@ -8,7 +8,7 @@ import { CareSiteDetailsCard } from "~/components/CareSiteDetails";
 import { careSiteFormDefaults, CareSiteFormFields } from "~/components/CareSiteProfileForm";
 import { FormError, SubmitButton } from "~/components/forms";
 import { useDirtyForm } from "~/components/useDirtyForm";
-import { requireRole } from "~/lib/auth.server";
+import { requireActor } from "~/domain/actor.server";
 import { badRequest, clientIp, notFound, notFoundUnless } from "~/lib/http.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { PROVIDER_ROLES } from "~/lib/roles";
@@ -31,7 +31,7 @@ function careSiteIdOf(request: Request) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRole(request, PROVIDER_ROLES);
+  const user = await requireActor(request, PROVIDER_ROLES);
   const careSiteId = careSiteIdOf(request);
   const site = notFoundUnless(careSiteId ? await getCareSiteProfile(user, careSiteId) : null);
   const admins = await listActiveCareSiteAdmins(user, site.id);
@@ -43,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, PROVIDER_ROLES);
+  const user = await requireActor(request, PROVIDER_ROLES);
   const careSiteId = careSiteIdOf(request);
   const site = notFoundUnless(careSiteId ? await getCareSiteProfile(user, careSiteId) : null);
   const form = await request.formData().catch(() => badRequest());

@@ -6,7 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { useActionData, useLocation } from "@remix-run/react";
 import { HelpForm } from "~/components/HelpForm";
-import { requireRole } from "~/lib/auth.server";
+import { requireActor } from "~/domain/actor.server";
 import { badRequest, clientIp } from "~/lib/http.server";
 import { logger } from "~/lib/logger.server";
 import { SITE_ROLES } from "~/lib/roles";
@@ -31,14 +31,14 @@ const HELP_PATH = "/app/help";
 const EMPTY: HelpFormValues = { subject: "", description: "" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, SITE_ROLES);
+  await requireActor(request, SITE_ROLES);
   return null;
 }
 
 type ActionData = { values: HelpFormValues; errors?: HelpFormErrors; formError?: string };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, SITE_ROLES);
+  const user = await requireActor(request, SITE_ROLES);
   const form = await request.formData().catch(() => badRequest());
   const values = readHelpForm(form);
   const parsed = helpSchema.safeParse(values);
