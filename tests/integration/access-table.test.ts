@@ -22,9 +22,11 @@ import type { Actor } from "~/domain/access.server";
 import { prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import {
-  getEnrolledCounts,
-  listCareSites,
   createCareSite as addCareSite,
+  getEnrolledCounts,
+  getPatientLinks,
+  getPersonNotice,
+  listCareSites,
 } from "~/models/careSite.server";
 import {
   countEnrolled,
@@ -247,6 +249,14 @@ const patientScope: Row = {
   noCareSite: [N, N, N],
 };
 
+/** A role the actor's own role invites to a care site: provider admins care site admins, a care
+ * site admin clinicians, everyone else patients. */
+function roleFor(kind: ActorKind) {
+  const role = actors[kind].role;
+  if (role === "superadmin" || role === "abmadmin") return "clinicadmin";
+  return role === "clinicadmin" ? "clinician" : "patient";
+}
+
 const everyone = (cells: Cell[]): Row =>
   Object.fromEntries(ACTORS.map((kind) => [kind, cells])) as Row;
 
@@ -305,6 +315,11 @@ describe("the access table", () => {
       async (kind) => {
         const listed = (await listCareSites(actors[kind], { ...params, sort: "name" })).total > 0;
         const counted = (await getEnrolledCounts(actors[kind])).careSites > 0;
+        const links = await getPatientLinks(actors[kind], [patientAt.A.id]);
+        // The row of a person who has not accepted yet warns instead of opening a page.
+        const notice = await getPersonNotice(actors[kind], "clinician", clinicianAt.none.id);
+        expect(links.size > 0).toBe(listed);
+        expect(notice !== null).toBe(listed);
         const added = await addCareSite(actors[kind], {
           name: uid("New"),
           city: "Austin",
@@ -440,21 +455,13 @@ describe("the access table", () => {
   });
 
   it("invitation sent by the actor: read (list, count, dialog) and write (Resend)", async () => {
-    // A role the actor's own role invites: provider admins care site admins (the super admin an
-    // ABM admin without a care site), a care site admin clinicians, everyone else patients.
-    const roleFor = (kind: ActorKind, withSite: boolean) => {
-      if (!withSite) return "abmadmin";
-      const role = actors[kind].role;
-      if (role === "superadmin" || role === "abmadmin") return "clinicadmin";
-      return role === "clinicadmin" ? "clinician" : "patient";
-    };
     // As if sent when the actor could: the powers are judged now.
     const invited = (kind: ActorKind, relation: Relation) => {
       const site = relation === "none" ? null : siteFor(kind, relation);
       return prisma.invitation.create({
         data: {
           email: `${uid("sent")}@example.test`,
-          role: roleFor(kind, site !== null),
+          role: site ? roleFor(kind) : "abmadmin",
           careSiteId: site?.id ?? null,
           invitedById: actors[kind].id,
           tokenHash: uid("unset:"),
@@ -485,6 +492,25 @@ describe("the access table", () => {
       return result.ok;
     });
     expect(write).toEqual(allSentByThem);
+  });
+
+  it("invitation: send (for the own or another care site; none: an ABM admin, without one)", async () => {
+    const got = await table(async (kind, relation) => {
+      const role = relation === "none" ? "abmadmin" : roleFor(kind);
+      const careSiteIds = relation === "none" ? [] : [siteFor(kind, relation).id];
+      const email = `${uid("new")}@example.test`;
+      const sent = await sendInvitations(actors[kind], { email, role, careSiteIds });
+      const stored = await prisma.invitation.count({ where: { email } });
+      expect(stored > 0).toBe(sent.ok);
+      return sent.ok;
+    });
+    expect(got).toEqual({
+      ...everyone([N, N, N]),
+      superadmin: [Y, Y, Y],
+      abmadmin: [Y, Y, N],
+      clinicadminOfA: [Y, N, N],
+      clinicianOfA: [Y, N, N],
+    });
   });
 
   it("invitation to the actor: read (the Received list) and write (Reject), whatever their places", async () => {
