@@ -1,10 +1,11 @@
 // Loader and action of the four Invitations screens (spec 2 §2, §4, §5): /app/invitation (abmadmin),
 // /app/clinicadmin, /app/satable (superadmin), /app/cliniciantable. Lists, the invitation dialog
 // and the confirmation dialogs are all addressed by URL, so everything works without JavaScript.
+// The routes pass in the signed-in user's Actor (domain/actor.server.ts requireActor): lib does
+// not reach into the domain, and every list and action is scoped by the model with it.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { readForm } from "./formBody.server";
-import { requireRole } from "~/lib/auth.server";
 import { badRequest, clientIp, notFoundUnless } from "~/lib/http.server";
 import {
   invitationConfirmations,
@@ -28,6 +29,7 @@ import {
   listReceivedInvitations,
   listSentInvitations,
   sendInvitations,
+  type InvitationActor,
 } from "~/models/invitation.server";
 import { EMAIL_REGEX } from "~/validation/rules";
 
@@ -40,9 +42,11 @@ export const INVITATION_SCREENS: Record<StaffRole, string> = {
 
 const CARE_SITE_SORTS = ["name", "city", "state", "zip"] as const;
 
-export async function invitationsLoader(role: StaffRole, { request }: LoaderFunctionArgs) {
-  const user = await requireRole(request, [role]);
-  const actor = { id: user.id, role: user.role, email: user.email };
+export async function invitationsLoader(
+  role: StaffRole,
+  actor: InvitationActor,
+  { request }: LoaderFunctionArgs,
+) {
   const url = new URL(request.url);
   const search = url.searchParams;
   const canReceive = role !== "superadmin";
@@ -121,7 +125,7 @@ export async function invitationsLoader(role: StaffRole, { request }: LoaderFunc
         : null;
     let careSites = null;
     if (validEmail && chosenRole && needsCareSite(chosenRole)) {
-      const all = await invitableCareSites(actor, email);
+      const all = await invitableCareSites(actor, email, chosenRole);
       const cq = search.get("cq") ?? "";
       const csort = (CARE_SITE_SORTS as readonly string[]).includes(search.get("csort") ?? "")
         ? (search.get("csort") as (typeof CARE_SITE_SORTS)[number])
@@ -202,9 +206,11 @@ export async function invitationsLoader(role: StaffRole, { request }: LoaderFunc
   };
 }
 
-export async function invitationsAction(role: StaffRole, { request }: ActionFunctionArgs) {
-  const user = await requireRole(request, [role]);
-  const actor = { id: user.id, role: user.role, email: user.email };
+export async function invitationsAction(
+  role: StaffRole,
+  actor: InvitationActor,
+  { request }: ActionFunctionArgs,
+) {
   const path = INVITATION_SCREENS[role];
   const form = await readForm(request);
   const intent = form.get("intent");

@@ -1,4 +1,10 @@
 import crypto from "node:crypto";
+import {
+  currentPatientPlaces,
+  enrolledAs,
+  mayAdministerAllCareSites,
+  type Actor,
+} from "~/domain/access.server";
 import { Prisma } from "~/generated/prisma/client";
 import { audit } from "~/models/audit.server";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
@@ -10,15 +16,17 @@ import {
   type CareSiteInput,
 } from "~/validation/careSite";
 
+// Everything here but the Add Care Site form is the provider's admins' (access.server.ts
+// mayAdministerAllCareSites): anyone else gets empty lists, zero counts and no notice.
+
+const NO_PAGE = { rows: [], total: 0 };
+
 /** The super admin's enrolled counts: active care sites and accepted people per role. */
-export async function getEnrolledCounts() {
-  const acceptedIn = (role: string) =>
-    prisma.user.count({
-      where: {
-        role,
-        memberships: { some: { status: "accepted", role, careSite: { status: "active" } } },
-      },
-    });
+export async function getEnrolledCounts(actor: Actor) {
+  if (!mayAdministerAllCareSites(actor)) {
+    return { careSites: 0, patients: 0, clinicians: 0, careSiteAdmins: 0 };
+  }
+  const acceptedIn = (role: string) => prisma.user.count({ where: enrolledAs(role) });
   const [careSites, patients, clinicians, careSiteAdmins] = await Promise.all([
     prisma.careSite.count({ where: { status: "active" } }),
     acceptedIn("patient"),
@@ -180,7 +188,11 @@ async function runPage<R>(query: ListQuery, page: number): Promise<Page<R>> {
  * Active care sites, a page of 10. `q` matches name, city, state or zip (substring; LIKE, so
  * case-insensitive for ASCII letters).
  */
-export function listCareSites(params: ListParams<CareSiteSort>) {
+export async function listCareSites(
+  actor: Actor,
+  params: ListParams<CareSiteSort>,
+): Promise<Page<CareSiteRow>> {
+  if (!mayAdministerAllCareSites(actor)) return NO_PAGE;
   return runPage<CareSiteRow>(listQueries.careSites(params), params.page);
 }
 
@@ -200,7 +212,11 @@ export type PersonRow = {
  * blocked are not listed (docs/decisions.md). `q` matches first name, last name, email or the
  * status word; pages of 10.
  */
-export function listEnrolledPeople(params: ListParams<PersonSort> & { role: EnrolledRole }) {
+export async function listEnrolledPeople(
+  actor: Actor,
+  params: ListParams<PersonSort> & { role: EnrolledRole },
+): Promise<Page<PersonRow>> {
+  if (!mayAdministerAllCareSites(actor)) return NO_PAGE;
   return runPage<PersonRow>(listQueries.people(params), params.page);
 }
 
@@ -209,8 +225,8 @@ export function listEnrolledPeople(params: ListParams<PersonSort> & { role: Enro
  * unpairedAt null) and the care site to open them in (the pairing's, else their first accepted
  * one). Patients without a pairing get pairId null.
  */
-export async function getPatientLinks(patientIds: string[]) {
-  if (patientIds.length === 0)
+export async function getPatientLinks(actor: Actor, patientIds: string[]) {
+  if (patientIds.length === 0 || !mayAdministerAllCareSites(actor))
     return new Map<string, { pairId: string | null; careSiteId: string | null }>();
   const [pairings, memberships] = await Promise.all([
     prisma.pairing.findMany({
@@ -219,12 +235,7 @@ export async function getPatientLinks(patientIds: string[]) {
       orderBy: { pairedAt: "desc" },
     }),
     prisma.membership.findMany({
-      where: {
-        userId: { in: patientIds },
-        role: "patient",
-        status: "accepted",
-        careSite: { status: "active" },
-      },
+      where: currentPatientPlaces(patientIds),
       select: { userId: true, careSiteId: true },
       orderBy: [{ acceptedAt: "asc" }, { createdAt: "asc" }],
     }),
@@ -254,22 +265,24 @@ export const personNotices = {
  * clicked after it changed says what is true. Null when the row opens a page instead, or when
  * the user is not a person of this role.
  */
-export async function getPersonNotice(role: EnrolledRole, userId: string) {
+export async function getPersonNotice(actor: Actor, role: EnrolledRole, userId: string) {
+  if (!mayAdministerAllCareSites(actor)) return null;
   const user = await prisma.user.findFirst({
     where: { id: userId, role },
     select: {
       firstName: true,
       lastName: true,
       email: true,
-      memberships: {
-        where: { role, careSite: { status: "active" } },
-        select: { status: true },
-      },
       pairings: { where: { unpairedAt: null }, select: { id: true }, take: 1 },
     },
   });
   if (!user) return null;
-  const statuses = new Set(user.memberships.map((m) => m.status));
+  // Every status of the person's memberships in this role at active care sites.
+  const memberships = await prisma.membership.findMany({
+    where: { userId, role, careSite: { status: "active" } },
+    select: { status: true },
+  });
+  const statuses = new Set(memberships.map((m) => m.status));
   if (statuses.has("accepted")) {
     return role === "patient" && user.pairings.length === 0
       ? personNotices.noDevice(user.firstName, user.lastName)
@@ -290,7 +303,9 @@ export type CreateCareSiteResult =
   | { status: "replayed"; careSite: { id: string; name: string } }
   | { status: "accountNumberTaken" }
   /** A care site of this name already exists in this city. */
-  | { status: "duplicate" };
+  | { status: "duplicate" }
+  /** The actor is not one of the provider's admins. */
+  | { status: "forbidden" };
 
 /** A fresh token for one rendering of the Add Care Site form. */
 export function newFormToken() {
@@ -318,10 +333,11 @@ function isAccountNumberConflict(error: unknown) {
  * backstop.
  */
 export async function createCareSite(
-  actor: { id: string },
+  actor: Actor,
   input: CareSiteInput,
   options: { formToken?: string | null; ip?: string | null } = {},
 ): Promise<CreateCareSiteResult> {
+  if (!mayAdministerAllCareSites(actor)) return { status: "forbidden" };
   const formToken =
     options.formToken && FORM_TOKEN_REGEX.test(options.formToken) ? options.formToken : null;
   try {
@@ -384,7 +400,7 @@ export type AddCareSiteOutcome =
   | { ok: true; careSiteId: string; message: string }
   | {
       ok: false;
-      status: 409 | 422;
+      status: 403 | 409 | 422;
       fieldErrors: Record<string, string>;
       /** What was typed, to show again. */
       values: Record<string, unknown>;
@@ -397,7 +413,7 @@ export type AddCareSiteOutcome =
  * (and so its browser bundle never imports zod or the validation module).
  */
 export async function addCareSiteFromForm(
-  actor: { id: string },
+  actor: Actor,
   form: FormData,
   options: { formToken: string; ip?: string | null },
 ): Promise<AddCareSiteOutcome> {
@@ -412,6 +428,8 @@ export async function addCareSiteFromForm(
   }
   const outcome = await createCareSite(actor, careSiteInput(result.data), options);
   switch (outcome.status) {
+    case "forbidden":
+      return { ok: false, status: 403, fieldErrors: {}, values: result.submittedData };
     case "created":
     case "replayed":
       return { ok: true, careSiteId: outcome.careSite.id, message: careSiteMessages.added };

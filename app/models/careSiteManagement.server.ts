@@ -1,25 +1,35 @@
 // Care site management (spec 2 "Care site management view", §3-§4, §9) and the Care Site Profile
 // page (spec 1 §2.9): who is enrolled at a care site, withdrawing them, editing the care site.
 //
-// Scoping lives inside every `where` (STYLE.md): each function takes the acting user and adds the
-// care sites that user may reach, so a route cannot forget it.
-// - The care site screen (clinicadmin, clinician): active care sites where the actor's membership
-//   is accepted. Anything else reads as absent (null / empty), which the routes answer with 404.
+// Scoping lives inside every `where` (STYLE.md): each function takes the Actor and asks the access
+// module (domain/access.server.ts) for what it may reach, so a route cannot forget it.
+// - The care site screen (clinicadmin, clinician): the actor's member sites. Anything else reads
+//   as absent (null / empty), which the routes answer with 404.
 // - The profile page (superadmin, abmadmin): every care site.
+import {
+  careSiteAdminsReadableBy,
+  careSiteProfilesReadableBy,
+  careSitesEditableBy,
+  enrolmentsReadableBy,
+  isGlobal,
+  mayWithdraw,
+  memberCareSites,
+  siteRoleAt,
+  type Actor,
+} from "~/domain/access.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { toCsv } from "~/lib/csv";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
 import { audit } from "~/models/audit.server";
 import { PAGE_SIZE, skipFor, type ListParams } from "~/lib/listParams";
-import { isProviderRole, isSiteRole } from "~/lib/roles";
 import { dayInZone } from "~/lib/time";
 import { setCareSitePhoto } from "~/models/photo.server";
 import type { SavePhotoResult } from "~/lib/uploads.server";
 
 type Db = Prisma.TransactionClient;
 
-/** The signed-in user acting here. */
-export type Actor = { id: string; role: string };
+export type { Actor };
+export { mayWithdraw };
 
 /** The roles enrolled at a care site, i.e. the three lists (spec 2: patient, clinician, clinicadmin). */
 export const ENROLLED_ROLES = ["patient", "clinician", "clinicadmin"] as const;
@@ -42,32 +52,6 @@ export function sortsFor(role: EnrolledRole): readonly EnrolledSort[] {
 
 /** The CSV export takes the whole list; a care site of this size is far beyond any real one. */
 export const CSV_MAX_ROWS = 50_000;
-
-const isProviderAdmin = (actor: Actor) => isProviderRole(actor.role);
-
-/** Matches nothing: the scope of an actor who may not reach any care site here. */
-const NO_CARE_SITE: Prisma.CareSiteWhereInput = { id: { in: [] } };
-
-/** The care sites the care site screen shows this actor: active, with their accepted membership. */
-function managedBy(actor: Actor): Prisma.CareSiteWhereInput {
-  if (!isSiteRole(actor.role)) return NO_CARE_SITE;
-  return { status: "active", memberships: { some: { userId: actor.id, status: "accepted" } } };
-}
-
-/** Where the actor may edit the care site: a clinicadmin of it, or a provider admin (any). */
-function editableBy(actor: Actor): Prisma.CareSiteWhereInput {
-  if (isProviderAdmin(actor)) return {};
-  if (actor.role !== "clinicadmin") return NO_CARE_SITE;
-  return {
-    status: "active",
-    memberships: { some: { userId: actor.id, status: "accepted", role: "clinicadmin" } },
-  };
-}
-
-/** The Care Site Profile page: the provider's admins see every care site. */
-function profileScope(actor: Actor): Prisma.CareSiteWhereInput {
-  return isProviderAdmin(actor) ? {} : NO_CARE_SITE;
-}
 
 const careSiteSelect = {
   id: true,
@@ -104,26 +88,18 @@ export async function getManagedCareSite(
   careSiteId: string,
 ): Promise<ManagedCareSite | null> {
   const site = await prisma.careSite.findFirst({
-    where: { AND: [{ id: careSiteId }, managedBy(actor)] },
-    select: {
-      ...careSiteSelect,
-      memberships: {
-        where: { userId: actor.id, status: "accepted" },
-        select: { role: true },
-        take: 1,
-      },
-    },
+    where: { AND: [{ id: careSiteId }, memberCareSites(actor)] },
+    select: careSiteSelect,
   });
   if (!site) return null;
-  const { memberships, ...rest } = site;
-  const siteRole = memberships[0]?.role ?? "";
-  return { ...rest, siteRole, canEdit: actor.role === "clinicadmin" && siteRole === "clinicadmin" };
+  const siteRole = siteRoleAt(actor, site.id) ?? "";
+  return { ...site, siteRole, canEdit: actor.role === "clinicadmin" && siteRole === "clinicadmin" };
 }
 
 /** The care site for the Care Site Profile page (superadmin, abmadmin), or null. */
 export function getCareSiteProfile(actor: Actor, careSiteId: string) {
   return prisma.careSite.findFirst({
-    where: { AND: [{ id: careSiteId }, profileScope(actor)] },
+    where: { AND: [{ id: careSiteId }, careSiteProfilesReadableBy(actor)] },
     select: careSiteSelect,
   });
 }
@@ -139,10 +115,10 @@ function enrolledWhere(
   role?: EnrolledRole,
 ): Prisma.MembershipWhereInput {
   return {
-    careSiteId,
-    status: "accepted",
-    ...(role ? { role } : { role: { in: [...ENROLLED_ROLES] } }),
-    careSite: managedBy(actor),
+    AND: [
+      enrolmentsReadableBy(actor, careSiteId),
+      role ? { role } : { role: { in: [...ENROLLED_ROLES] } },
+    ],
   };
 }
 
@@ -285,21 +261,6 @@ export async function getEnrolledPatient(actor: Actor, careSiteId: string, userI
   return row ? toRow(row) : null;
 }
 
-/**
- * Who may remove (withdraw) whom at a care site, given the actor's role there: a care site admin
- * removes anyone; a clinician removes patients only (the roles each may invite, spec 2 §5); nobody
- * removes themselves.
- */
-export function mayWithdraw(
-  actor: Actor,
-  siteRole: string,
-  target: { userId: string; role: string },
-) {
-  if (target.userId === actor.id) return false;
-  if (actor.role === "clinicadmin" && siteRole === "clinicadmin") return true;
-  return actor.role === "clinician" && siteRole === "clinician" && target.role === "patient";
-}
-
 export type WithdrawResult =
   | { ok: true; careSiteId: string; careSiteName: string; name: string; role: string }
   | { ok: false; reason: "notFound" | "forbidden" };
@@ -318,10 +279,7 @@ export async function withdrawMembership(
   return readWriteTransaction(async (tx): Promise<WithdrawResult> => {
     const membership = await tx.membership.findFirst({
       where: {
-        id: membershipId,
-        status: "accepted",
-        role: { in: [...ENROLLED_ROLES] },
-        careSite: managedBy(actor),
+        AND: [{ id: membershipId, role: { in: [...ENROLLED_ROLES] } }, enrolmentsReadableBy(actor)],
       },
       select: {
         id: true,
@@ -329,21 +287,13 @@ export async function withdrawMembership(
         userId: true,
         careSiteId: true,
         user: { select: { email: true, firstName: true, lastName: true } },
-        careSite: {
-          select: {
-            name: true,
-            memberships: {
-              where: { userId: actor.id, status: "accepted" },
-              select: { role: true },
-              take: 1,
-            },
-          },
-        },
+        careSite: { select: { name: true } },
       },
     });
     if (!membership) return { ok: false, reason: "notFound" };
-    const siteRole = membership.careSite.memberships[0]?.role ?? "";
-    if (!mayWithdraw(actor, siteRole, membership)) return { ok: false, reason: "forbidden" };
+    if (!mayWithdraw(actor, membership.careSiteId, membership)) {
+      return { ok: false, reason: "forbidden" };
+    }
 
     await tx.membership.update({
       where: { id: membership.id },
@@ -536,11 +486,11 @@ export async function updateCareSite(
 ): Promise<UpdateCareSiteResult> {
   const { accountNumber, ...rest } = input;
   const changes: CareSiteChanges =
-    isProviderAdmin(actor) && accountNumber !== undefined ? { ...rest, accountNumber } : rest;
+    isGlobal(actor) && accountNumber !== undefined ? { ...rest, accountNumber } : rest;
   try {
     return await readWriteTransaction(async (tx): Promise<UpdateCareSiteResult> => {
       const current = await tx.careSite.findFirst({
-        where: { AND: [{ id: careSiteId }, editableBy(actor)] },
+        where: { AND: [{ id: careSiteId }, careSitesEditableBy(actor)] },
         select: careSiteSelect,
       });
       if (!current) return { status: "notFound" };
@@ -593,7 +543,7 @@ export async function setManagedCareSitePicture(
   options: { ip?: string | null } = {},
 ): Promise<SavePhotoResult | null> {
   const site = await prisma.careSite.findFirst({
-    where: { AND: [{ id: careSiteId }, editableBy(actor)] },
+    where: { AND: [{ id: careSiteId }, careSitesEditableBy(actor)] },
     select: { id: true },
   });
   if (!site) return null;
@@ -618,13 +568,7 @@ export async function setManagedCareSitePicture(
 /** Spec 1 §2.9 "Active Care Site Admin": accepted care site admins with active accounts. */
 export async function listActiveCareSiteAdmins(actor: Actor, careSiteId: string) {
   const rows = await prisma.membership.findMany({
-    where: {
-      careSiteId,
-      role: "clinicadmin",
-      status: "accepted",
-      user: { status: "active" },
-      careSite: profileScope(actor),
-    },
+    where: careSiteAdminsReadableBy(actor, careSiteId),
     select: { user: { select: { id: true, email: true, photoId: true } } },
     orderBy: { user: { email: "asc" } },
   });

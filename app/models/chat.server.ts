@@ -1,12 +1,13 @@
 // Staff messaging (spec 3 §2.10, §4 "Chat", §5 "Chat", §9; DESIGN.md §4: our own tables instead
-// of the old client's chat service). Who may talk to whom ("accepted sharing", both ways):
-// - two care site staff whose accepted memberships share an active care site;
+// of the old client's chat service). Who may talk to whom ("accepted sharing", both ways) is the
+// access module's contactsOf (domain/access.server.ts):
+// - two care site staff whose current memberships share an active care site;
 // - the provider's staff (superadmin, abmadmin) with every care site admin, and among themselves.
 // Patients are not in staff messaging. Every change is announced to the participants' open
 // streams (lib/chatEvents.server.ts).
+import { contactsOf, dialogsOf, type Actor } from "~/domain/access.server";
 import { announceChatChange } from "~/lib/chatEvents.server";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
-import { isProviderRole, isSiteRole, PROVIDER_ROLES, SITE_ROLES } from "~/lib/roles";
 import { inspectImage, MAX_INPUT_PIXELS, reencodeImage } from "~/lib/images.server";
 import { formatChatTime } from "~/lib/time";
 import { deleteUpload, storeUpload } from "~/lib/uploads.server";
@@ -41,7 +42,7 @@ export const CHAT_MESSAGES = {
     "You can no longer post to this conversation: you no longer share a care site with its members.",
 } as const;
 
-type ChatUser = { id: string; role: string };
+type ChatUser = Actor;
 type Person = { id: string; firstName: string; lastName: string; photoId: string | null };
 
 const personSelect = { id: true, firstName: true, lastName: true, photoId: true } as const;
@@ -70,38 +71,6 @@ function displayName(person: Pick<Person, "firstName" | "lastName"> | null | und
 // Contacts
 // ---------------------------------------------------------------------------------------------
 
-const activeSite = { status: "active" };
-const siteStaff = { status: "accepted", role: { in: [...SITE_ROLES] } };
-
-/** The users `user` may talk with, as a where clause (so no caller can forget the rule). */
-async function contactsOf(user: ChatUser): Promise<Prisma.UserWhereInput> {
-  const others = { id: { not: user.id }, status: "active" };
-  const careSiteAdmin: Prisma.UserWhereInput = {
-    role: { in: [...SITE_ROLES] },
-    memberships: { some: { ...siteStaff, role: "clinicadmin", careSite: activeSite } },
-  };
-  if (isProviderRole(user.role)) {
-    return { ...others, OR: [{ role: { in: [...PROVIDER_ROLES] } }, careSiteAdmin] };
-  }
-  if (!isSiteRole(user.role)) return { id: { in: [] } };
-  const adminSomewhere = await prisma.membership.count({
-    where: { userId: user.id, ...siteStaff, role: "clinicadmin", careSite: activeSite },
-  });
-  const sharesASite: Prisma.UserWhereInput = {
-    role: { in: [...SITE_ROLES] },
-    memberships: {
-      some: {
-        ...siteStaff,
-        careSite: { ...activeSite, memberships: { some: { userId: user.id, ...siteStaff } } },
-      },
-    },
-  };
-  return {
-    ...others,
-    OR: adminSomewhere ? [sharesASite, { role: { in: [...PROVIDER_ROLES] } }] : [sharesASite],
-  };
-}
-
 /** The accepted-sharing users (spec 3 §7.6 "sharing search"; no term means all). */
 export async function listContacts(user: ChatUser, search = "") {
   const term = search.trim().slice(0, 100);
@@ -109,7 +78,7 @@ export async function listContacts(user: ChatUser, search = "") {
   return prisma.user.findMany({
     where: {
       AND: [
-        await contactsOf(user),
+        contactsOf(user),
         ...words.map((w) => ({
           OR: [
             { firstName: { contains: w } },
@@ -127,7 +96,7 @@ export async function listContacts(user: ChatUser, search = "") {
 
 async function countContacts(user: ChatUser, ids: string[]) {
   if (ids.length === 0) return 0;
-  return prisma.user.count({ where: { AND: [{ id: { in: ids } }, await contactsOf(user)] } });
+  return prisma.user.count({ where: { AND: [{ id: { in: ids } }, contactsOf(user)] } });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -231,7 +200,7 @@ export async function countUnreadMessages(userId: string) {
 export async function listDialogs(user: ChatUser, search = "") {
   const [dialogs, unread] = await Promise.all([
     prisma.chatDialog.findMany({
-      where: { participants: { some: { userId: user.id } } },
+      where: dialogsOf(user),
       select: {
         ...dialogSelect,
         messages: {
@@ -271,7 +240,7 @@ async function mayPost(user: ChatUser, dialog: DialogRow) {
 /** A conversation the user takes part in, or null (a non-participant learns nothing). */
 export async function findDialog(user: ChatUser, dialogId: string) {
   const dialog = await prisma.chatDialog.findFirst({
-    where: { id: dialogId, participants: { some: { userId: user.id } } },
+    where: { AND: [{ id: dialogId }, dialogsOf(user)] },
     select: dialogSelect,
   });
   if (!dialog) return null;
@@ -293,7 +262,7 @@ export async function loadMessages(user: ChatUser, dialogId: string, pages = 1) 
   const take = CHAT_PAGE_SIZE * Math.min(Math.max(1, Math.trunc(pages) || 1), MAX_CHAT_PAGES);
   const [rows, others] = await Promise.all([
     prisma.chatMessage.findMany({
-      where: { dialogId, dialog: { participants: { some: { userId: user.id } } } },
+      where: { dialogId, dialog: dialogsOf(user) },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: take + 1,
       select: {
@@ -440,7 +409,7 @@ export async function sendMessage(
   if (text.length > MAX_MESSAGE_LENGTH) return { ok: false, message: CHAT_MESSAGES.tooLong };
 
   const dialog = await prisma.chatDialog.findFirst({
-    where: { id: dialogId, participants: { some: { userId: user.id } } },
+    where: { AND: [{ id: dialogId }, dialogsOf(user)] },
     select: dialogSelect,
   });
   if (!dialog) return { ok: false, message: CHAT_MESSAGES.missing };
@@ -501,7 +470,7 @@ export async function findAttachment(user: ChatUser, dialogId: string, attachmen
   const attachment = await prisma.chatAttachment.findFirst({
     where: {
       id: attachmentId,
-      message: { dialogId, dialog: { participants: { some: { userId: user.id } } } },
+      message: { dialogId, dialog: dialogsOf(user) },
     },
     select: { upload: { select: { storagePath: true, mimeType: true, sha256: true } } },
   });

@@ -8,6 +8,7 @@
 // Delivery is the outbox's: the deliver-outbox job (every minute) sends the queued emails, retries
 // failures with backoff and records each attempt (docs/operations.md).
 import { TZDate } from "@date-fns/tz";
+import { notificationsReadableBy, patientsOf, type Actor } from "~/domain/access.server";
 import { Prisma } from "~/generated/prisma/client";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
 import { toCsv } from "~/lib/csv";
@@ -145,10 +146,7 @@ export async function summaryRows(
   if (listed.size === 0) return [];
 
   const people = await prisma.user.findMany({
-    where: {
-      id: { in: [...listed.keys()] },
-      memberships: { some: { careSiteId, role: "patient", status: "accepted" } },
-    },
+    where: { AND: [{ id: { in: [...listed.keys()] } }, patientsOf(careSiteId)] },
     select: { id: true, firstName: true, lastName: true, photoId: true },
   });
   return people
@@ -209,6 +207,57 @@ export async function archivedSummaryCsv(careSiteId: string, day: string): Promi
     select: { csv: true },
   });
   return row?.csv ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Notification Summary screen and its downloads (scoped: the functions above are the job's)
+// ---------------------------------------------------------------------------------------------
+
+/** The care site of the summary screen, if the actor may read its notifications. */
+function summarySiteFor(actor: Actor, careSiteId: string) {
+  return prisma.careSite.findFirst({
+    where: { AND: [{ id: careSiteId }, notificationsReadableBy(actor)] },
+    select: { id: true, name: true, timeZone: true },
+  });
+}
+
+/**
+ * The Notification Summary screen of a care site the actor may read (access.server.ts
+ * notificationsReadableBy), or null (404): the current settings, yesterday's rows (site zone)
+ * and the 14-day archive.
+ */
+export async function notificationSummaryFor(actor: Actor, careSiteId: string, now = new Date()) {
+  const site = await summarySiteFor(actor, careSiteId);
+  if (!site) return null;
+  const day = yesterdayInZone(now, site.timeZone);
+  const settings = await readNotificationSettings(site.id);
+  const [rows, archive] = await Promise.all([
+    summaryRows(site.id, day, settings),
+    summaryArchive(site.id, dayInZone(now, site.timeZone)),
+  ]);
+  return { site, day, settings, rows, archive };
+}
+
+/**
+ * A download of the summary screen for a care site the actor may read, or null (404): with
+ * `archivedDay`, the CSV archived for that day (null csv when none was generated); without, the
+ * screen's table of yesterday (site zone).
+ */
+export async function summaryDownloadFor(
+  actor: Actor,
+  careSiteId: string,
+  archivedDay: string | null,
+  now = new Date(),
+) {
+  const site = await summarySiteFor(actor, careSiteId);
+  if (!site) return null;
+  if (archivedDay) {
+    const csv = await archivedSummaryCsv(site.id, archivedDay);
+    return { site, day: archivedDay, archived: true as const, csv, rowCount: null };
+  }
+  const day = yesterdayInZone(now, site.timeZone);
+  const rows = await summaryRows(site.id, day, await readNotificationSettings(site.id));
+  return { site, day, archived: false as const, csv: summaryCsv(rows), rowCount: rows.length };
 }
 
 // ---------------------------------------------------------------------------------------------

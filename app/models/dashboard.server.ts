@@ -1,5 +1,7 @@
 // The care site dashboard (spec 2 §2 "Care site dashboard", DESIGN.md §5 categories): the cards'
-// counts and the patient list of each category, for a care site the user is accepted at.
+// counts and the patient list of each category, for one of the actor's care sites
+// (access.server.ts memberCareSites); any other care site reads as absent (null: the route's 404).
+import { memberCareSites, type Actor } from "~/domain/access.server";
 import { Prisma } from "~/generated/prisma/client";
 import { toCsv } from "~/lib/csv";
 import { prisma } from "~/lib/db.server";
@@ -159,19 +161,32 @@ function sortRows(rows: Row[], sort: ListSort, order: "asc" | "desc") {
   });
 }
 
+type DashboardInput = {
+  search: URLSearchParams;
+  list: Category | null;
+  params: { q: string; sort: ListSort; order: "asc" | "desc"; page: number };
+  now?: Date;
+};
+
+/** Whether the dashboard of this care site is the actor's to see. */
+async function isMemberSite(actor: Actor, careSiteId: string) {
+  const site = await prisma.careSite.findFirst({
+    where: { AND: [{ id: careSiteId }, memberCareSites(actor)] },
+    select: { id: true },
+  });
+  return site !== null;
+}
+
 /**
- * Everything the dashboard shows for a care site the caller has checked the user may see: counts,
- * and the chosen category's rows (searched, sorted, one page).
+ * Everything the dashboard shows for one of the actor's care sites: counts, and the chosen
+ * category's rows (searched, sorted, one page). Null for any other care site.
  */
-export async function careSiteDashboard(
-  careSiteId: string,
-  input: {
-    search: URLSearchParams;
-    list: Category | null;
-    params: { q: string; sort: ListSort; order: "asc" | "desc"; page: number };
-    now?: Date;
-  },
-) {
+export async function careSiteDashboard(actor: Actor, careSiteId: string, input: DashboardInput) {
+  return (await isMemberSite(actor, careSiteId)) ? dashboardOf(careSiteId, input) : null;
+}
+
+/** The dashboard of a care site, unscoped: careSiteDashboard's work (and the benchmark's). */
+export async function dashboardOf(careSiteId: string, input: DashboardInput) {
   const zone = await careSiteTimeZone(careSiteId);
   const now = input.now ?? new Date();
   const yesterday = yesterdayInZone(now, zone);
@@ -251,8 +266,23 @@ CSV_FIELDS.withoutDeviation = [
   { label: "Deviation", value: "deviation" },
 ];
 
-/** The whole list of a category as CSV (no ids, photos or pairings: spec 2 §9), and its file name. */
+/**
+ * The whole list of a category as CSV (no ids, photos or pairings: spec 2 §9), and its file name,
+ * for one of the actor's care sites; null for any other.
+ */
 export async function dashboardCsv(
+  actor: Actor,
+  careSiteId: string,
+  category: Category,
+  search: URLSearchParams,
+) {
+  return (await isMemberSite(actor, careSiteId))
+    ? dashboardCsvOf(careSiteId, category, search)
+    : null;
+}
+
+/** A category's CSV of a care site, unscoped: dashboardCsv's work (and the benchmark's). */
+export async function dashboardCsvOf(
   careSiteId: string,
   category: Category,
   search: URLSearchParams,

@@ -141,6 +141,9 @@ function rowTracker(deviceType: DeviceType) {
   };
 }
 
+/** The upload as it arrives: its headers (Content-Type, Content-Length) and its body stream. */
+export type UploadBody = Pick<Request, "headers" | "body">;
+
 type Received = {
   id: string;
   fileName: string;
@@ -159,24 +162,24 @@ type Received = {
  * one cut off, stops the reading. Nothing of a refused or partial upload stays behind.
  */
 export async function receiveLogUpload(
-  request: Request,
+  upload: UploadBody,
   options: { uploadedById?: string | null; now?: Date } = {},
 ): Promise<UploadResult> {
   if (activeUploads >= MAX_CONCURRENT_UPLOADS) return { ok: false, failure: "failed" };
   activeUploads += 1;
   try {
-    return await receive(request, options);
+    return await receive(upload, options);
   } finally {
     activeUploads -= 1;
   }
 }
 
 async function receive(
-  request: Request,
+  upload: UploadBody,
   options: { uploadedById?: string | null; now?: Date },
 ): Promise<UploadResult> {
   const limit = env.deviceLogMaxBytes;
-  const declared = Number(request.headers.get("content-length") ?? NaN);
+  const declared = Number(upload.headers.get("content-length") ?? NaN);
   if (declared > limit + FORM_SLACK_BYTES) return { ok: false, failure: "tooLarge" };
 
   let total = 0;
@@ -272,7 +275,8 @@ async function receive(
   };
 
   try {
-    await unstable_parseMultipartFormData(request, handler);
+    // The parser reads only the Content-Type header and the body stream of what it is given.
+    await unstable_parseMultipartFormData(upload as Request, handler);
   } catch (error) {
     await removeAll(temps);
     if (error instanceof TooLarge) return { ok: false, failure: "tooLarge" };

@@ -1,6 +1,7 @@
 // The Help Center (spec 3 §2.11, §7.7): care site staff write to Customer Service. The message is
 // stored, its email to CUSTOMER_SERVICE_EMAIL queued in the outbox and the audit event written in
 // one transaction, so a request is never stored without its email, nor emailed without a trace.
+import { mayAskForHelp, memberCareSites, type Actor } from "~/domain/access.server";
 import { readWriteTransaction } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { outboxRow, type OutgoingMessage } from "~/lib/outbox.server";
@@ -45,14 +46,17 @@ export function helpEmail(to: string, sender: Sender, input: HelpInput): Outgoin
 }
 
 /**
- * Stores a help request from `user` (clinicadmin or clinician; the route checks the role) and
- * queues its email to Customer Service; the outbox's job delivers it. Returns the message's id.
+ * Stores a help request from the actor (clinicadmin or clinician; access.server.ts mayAskForHelp,
+ * checked by the route's guard) and queues its email to Customer Service; the outbox's job
+ * delivers it. The email names the care sites the actor holds now (none for a removed member).
+ * Returns the message's id, or null (nothing stored) for an actor who may not write.
  */
 export async function sendHelpMessage(
-  user: { id: string },
+  user: Actor,
   input: HelpInput,
   options: { ip?: string | null } = {},
 ) {
+  if (!mayAskForHelp(user)) return null;
   const to = env.customerServiceEmail;
   return readWriteTransaction(async (tx) => {
     const found = await tx.user.findUniqueOrThrow({
@@ -64,15 +68,14 @@ export async function sendHelpMessage(
         email: true,
         phone: true,
         role: true,
-        memberships: {
-          where: { status: "accepted", careSite: { status: "active" } },
-          select: { careSite: { select: { name: true } } },
-          orderBy: { careSite: { name: "asc" } },
-        },
       },
     });
-    const { memberships, ...rest } = found;
-    const sender: Sender = { ...rest, careSites: memberships.map((m) => m.careSite.name) };
+    const sites = await tx.careSite.findMany({
+      where: memberCareSites(user),
+      select: { name: true },
+      orderBy: { name: "asc" },
+    });
+    const sender: Sender = { ...found, careSites: sites.map((s) => s.name) };
     const message = await tx.helpMessage.create({
       data: { userId: user.id, subject: input.subject, body: input.description },
       select: { id: true },

@@ -1,12 +1,23 @@
 // Invitations (spec 2 §2-§5, §7; DESIGN.md §5): sending, the Sent and Received lists, and the
-// status changes of the §4 table. Every function takes the acting user and scopes inside the
-// Prisma `where`, so a route cannot forget it. The rules themselves are pure, in
-// lib/invitationRules.ts; the link's token is in invitationToken.server.ts.
+// status changes of the §4 table. Every function takes the Actor and scopes inside the Prisma
+// `where` with the access module's fragments (domain/access.server.ts: careSitesInvitableBy,
+// invitationsSentBy, invitationsReceivedBy), so a route cannot forget it. The sender's powers
+// follow their membership: a sender removed from a care site no longer sees or acts on what they
+// sent for it. The state machine is pure, in lib/invitationRules.ts; the link's token is in
+// invitationToken.server.ts.
 //
 // Invitation and Membership both have a status (docs/decisions.md): Membership decides access,
 // the invitation carries the state machine; a transition changes both in one transaction, with
 // its audit event.
 import crypto from "node:crypto";
+import {
+  careSitesInvitableBy,
+  careSitesOpenToInvitee,
+  currentMembership,
+  invitationsReceivedBy,
+  invitationsSentBy,
+  type Actor,
+} from "~/domain/access.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
@@ -30,14 +41,14 @@ import {
   type SortOrder,
 } from "~/lib/invitationRules";
 import { enqueue } from "~/lib/outbox.server";
-import { isSiteRole, ROLE_NAMES, ROLES, type Role } from "~/lib/roles";
+import { ROLE_NAMES, ROLES, type Role } from "~/lib/roles";
 import { INVITATION_TTL_MS, newInvitationToken } from "~/models/invitationToken.server";
 import { EMAIL_REGEX } from "~/validation/rules";
 
 type Db = Prisma.TransactionClient;
 
-/** The signed-in user acting on invitations. */
-export type InvitationActor = { id: string; role: string; email: string };
+/** The signed-in user acting on invitations: their Actor (the email is whose invitations they receive). */
+export type InvitationActor = Actor;
 
 const OPEN = [...OPEN_INVITATION_STATUSES];
 
@@ -82,30 +93,6 @@ export async function invitationRoleOptions(
 // Care sites one may invite to
 // ---------------------------------------------------------------------------------------------
 
-/** The care sites the actor may invite to: all active ones for the provider's admins, else their own. */
-function careSitesOfActor(actor: InvitationActor): Prisma.CareSiteWhereInput | null {
-  if (actor.role === "superadmin" || actor.role === "abmadmin") return { status: "active" };
-  if (isSiteRole(actor.role)) {
-    return {
-      status: "active",
-      memberships: { some: { userId: actor.id, status: "accepted" } },
-    };
-  }
-  return null;
-}
-
-/**
- * Care sites the invitee is not already at: no membership of theirs that is accepted or pending,
- * and no open invitation for their email. An open invitation is pending or resend and not yet
- * expired: an expired one can no longer be accepted, so a new invitation may replace it.
- */
-function careSitesWithout(email: string, now: Date): Prisma.CareSiteWhereInput {
-  return {
-    memberships: { none: { user: { email }, status: { in: ["accepted", "pending"] } } },
-    invitations: { none: { email, status: { in: OPEN }, expiresAt: { gt: now } } },
-  };
-}
-
 const careSiteOptionSelect = { id: true, name: true, city: true, state: true, zip: true } as const;
 
 export type InvitableCareSite = {
@@ -116,24 +103,30 @@ export type InvitableCareSite = {
   zip: string;
 };
 
+/**
+ * Care sites where the actor may invite this email (for `role`, when chosen): theirs to invite to
+ * (access.server.ts careSitesInvitableBy) and not already the invitee's (careSitesOpenToInvitee).
+ */
 async function careSitesOpenTo(
   db: Db,
   actor: InvitationActor,
   email: string,
   now: Date,
+  role?: string,
 ): Promise<InvitableCareSite[]> {
-  const scope = careSitesOfActor(actor);
-  if (!scope) return [];
   return db.careSite.findMany({
-    where: { AND: [scope, careSitesWithout(email, now)] },
+    where: { AND: [careSitesInvitableBy(actor, role), careSitesOpenToInvitee(email, now)] },
     select: careSiteOptionSelect,
     orderBy: [{ name: "asc" }, { id: "asc" }],
   });
 }
 
-/** The care-site table of the dialog: where the actor may invite this email, sorted by name. */
-export function invitableCareSites(actor: InvitationActor, inviteeEmail: string) {
-  return careSitesOpenTo(prisma, actor, normalizeEmail(inviteeEmail), new Date());
+/**
+ * The care-site table of the dialog: where the actor may invite this email (as `role`, once
+ * chosen), sorted by name.
+ */
+export function invitableCareSites(actor: InvitationActor, inviteeEmail: string, role?: string) {
+  return careSitesOpenTo(prisma, actor, normalizeEmail(inviteeEmail), new Date(), role);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -178,7 +171,7 @@ export async function sendInvitations(
 
     let sites: ({ id: string; name: string } | null)[];
     if (needsCareSite(role)) {
-      const open = await careSitesOpenTo(tx, actor, email, now);
+      const open = await careSitesOpenTo(tx, actor, email, now, role);
       if (open.length === 0) return { ok: false, message: invitationMessages.noCareSitesToInvite };
       if (careSiteIds.length === 0)
         return { ok: false, message: invitationMessages.careSiteRequired };
@@ -391,14 +384,17 @@ function invitationPage<S extends Prisma.InvitationSelect>(
   ]);
 }
 
-/** The actor's Sent invitations. Search: email, role, care site name, status. Default sort email asc. */
+/**
+ * The actor's Sent invitations (access.server.ts invitationsSentBy: only those for care sites where
+ * they still may invite). Search: email, role, care site name, status. Default sort email asc.
+ */
 export async function listSentInvitations(
   actor: InvitationActor,
   input: InvitationListInput = {},
 ): Promise<{ rows: SentInvitationRow[]; total: number }> {
   const q = searchText(input.q);
   const where: Prisma.InvitationWhereInput = {
-    invitedById: actor.id,
+    AND: [invitationsSentBy(actor)],
     ...(q
       ? {
           OR: [
@@ -446,7 +442,7 @@ export async function listReceivedInvitations(
 ): Promise<{ rows: ReceivedInvitationRow[]; total: number }> {
   const q = searchText(input.q);
   const where: Prisma.InvitationWhereInput = {
-    email: normalizeEmail(actor.email),
+    AND: [invitationsReceivedBy(actor)],
     ...(q
       ? {
           OR: [
@@ -489,8 +485,8 @@ export async function listReceivedInvitations(
 /** The numbers on the Sent and Received cards. */
 export async function countInvitations(actor: InvitationActor) {
   const [sent, received] = await Promise.all([
-    prisma.invitation.count({ where: { invitedById: actor.id } }),
-    prisma.invitation.count({ where: { email: normalizeEmail(actor.email) } }),
+    prisma.invitation.count({ where: invitationsSentBy(actor) }),
+    prisma.invitation.count({ where: invitationsReceivedBy(actor) }),
   ]);
   return { sent, received };
 }
@@ -518,25 +514,28 @@ export async function getInvitation(
   actor: InvitationActor,
   invitationId: string,
 ): Promise<InvitationDetail | null> {
-  const row = await prisma.invitation.findFirst({
-    where: {
-      id: invitationId,
-      OR: [{ invitedById: actor.id }, { email: normalizeEmail(actor.email) }],
-    },
-    select: {
-      id: true,
-      email: true,
-      role: true,
-      status: true,
-      careSiteId: true,
-      expiresAt: true,
-      invitedById: true,
-      careSite: { select: { name: true } },
-      invitedBy: { select: { firstName: true, lastName: true } },
-    },
+  const select = {
+    id: true,
+    email: true,
+    role: true,
+    status: true,
+    careSiteId: true,
+    expiresAt: true,
+    careSite: { select: { name: true } },
+    invitedBy: { select: { firstName: true, lastName: true } },
+  } as const;
+  const sent = await prisma.invitation.findFirst({
+    where: { AND: [{ id: invitationId }, invitationsSentBy(actor)] },
+    select,
   });
+  const row =
+    sent ??
+    (await prisma.invitation.findFirst({
+      where: { AND: [{ id: invitationId }, invitationsReceivedBy(actor)] },
+      select,
+    }));
   if (!row) return null;
-  const side: InvitationSide = row.invitedById === actor.id ? "sent" : "received";
+  const side: InvitationSide = sent ? "sent" : "received";
   const paused =
     side === "received" && row.status === "blocked"
       ? (await pausedByInvitee(prisma, [row.id])).has(row.id)
@@ -581,9 +580,11 @@ const MEMBERSHIP_FOLLOWS: Partial<Record<InvitationAction, { from: string[]; to:
 
 /**
  * Applies one action of the §4 table. Sent-side actions (resend, remove, revoke) belong to the
- * invitation's sender only, received-side ones (accept, reject, deactivate, reactivate) to the
- * invitee only (the invitation's email is the actor's): anyone else gets `notFound`, as if the
- * invitation did not exist.
+ * invitation's sender only, and only while they may still invite that role at its care site
+ * (access.server.ts invitationsSentBy; a global role for an invitation without one);
+ * received-side ones (accept, reject, deactivate, reactivate) to the invitee only (the
+ * invitation's email is the actor's): anyone else gets `notFound`, as if the invitation did not
+ * exist.
  *
  * Reactivate undoes only the invitee's own Deactivate: an invitation the sender revoked or
  * withdrew (also "blocked") stays blocked, or a revoke would not end access. The schema has no
@@ -617,10 +618,12 @@ export async function applyInvitationAction(
   const outcome = await readWriteTransaction(async (tx): Promise<Outcome> => {
     const now = new Date();
     const invitation = await tx.invitation.findFirst({
-      where:
-        side === "sent"
-          ? { id: invitationId, invitedById: actor.id }
-          : { id: invitationId, email: normalizeEmail(actor.email) },
+      where: {
+        AND: [
+          { id: invitationId },
+          side === "sent" ? invitationsSentBy(actor) : invitationsReceivedBy(actor),
+        ],
+      },
       select: {
         id: true,
         email: true,
@@ -743,7 +746,7 @@ async function moveMembership(
 /** isAssociatedClinic: an accepted membership at an active care site. */
 async function isAssociated(tx: Db, userId: string) {
   const membership = await tx.membership.findFirst({
-    where: { userId, status: "accepted", careSite: { status: "active" } },
+    where: currentMembership({ userId }),
     select: { id: true },
   });
   return membership !== null;

@@ -1,6 +1,11 @@
 // A care site's notification settings (spec 2 "Notification settings"; issue 8): which weekdays
 // the 7:00 Central summary goes out, to whom, and its thresholds. A care site without a saved row
 // reads as the defaults below (docs/decisions.md "Notification defaults").
+import {
+  notificationsEditableBy,
+  notificationsReadableBy,
+  type Actor,
+} from "~/domain/access.server";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
 import { audit } from "~/models/audit.server";
 import { WEEKDAY_NAMES } from "~/validation/notificationSettings";
@@ -38,6 +43,10 @@ const splitList = (text: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/**
+ * A care site's settings, unscoped: for the daily summary job, and for the models once the care
+ * site came from a scoped read. Screens read through notificationSettingsFor.
+ */
 export async function readNotificationSettings(careSiteId: string): Promise<NotificationSettings> {
   const row = await prisma.notificationSetting.findUnique({ where: { careSiteId } });
   if (!row) return { careSiteId, ...DEFAULT_NOTIFICATION_SETTINGS, saved: false };
@@ -50,6 +59,18 @@ export async function readNotificationSettings(careSiteId: string): Promise<Noti
     therapyAdjustment: row.therapyAdjustment,
     saved: true,
   };
+}
+
+/** The settings of a care site the actor may read (access.server.ts notificationsReadableBy), or null. */
+export async function notificationSettingsFor(
+  actor: Actor,
+  careSiteId: string,
+): Promise<NotificationSettings | null> {
+  const site = await prisma.careSite.findFirst({
+    where: { AND: [{ id: careSiteId }, notificationsReadableBy(actor)] },
+    select: { id: true },
+  });
+  return site ? readNotificationSettings(site.id) : null;
 }
 
 /** What the settings form saves (app/validation/notificationSettings.ts parses it). */
@@ -65,7 +86,7 @@ export type SaveNotificationSettingsResult =
   | { status: "saved"; changed: (keyof NotificationSettingsInput)[] }
   /** The spec's "Nochange": the stored settings already read like this. */
   | { status: "unchanged" }
-  /** The actor is not a clinicadmin accepted at this active care site. */
+  /** The actor may not change this care site's settings (access.server.ts notificationsEditableBy). */
   | { status: "forbidden" };
 
 /** Order-free comparison: the same days, the same recipients (any order), the same values. */
@@ -86,17 +107,16 @@ function changedFields(
 
 /**
  * Stores a care site's notification settings, with the audit event
- * "notification_settings.updated", in one transaction. Only a clinicadmin whose membership at this
- * active care site is accepted (as clinicadmin) may save; the check is inside the transaction's
- * read. A care site that never saved its settings always counts as changed.
+ * "notification_settings.updated", in one transaction. Only a clinicadmin of this care site may
+ * save (access.server.ts notificationsEditableBy); the check is inside the transaction's read. A
+ * care site that never saved its settings always counts as changed.
  */
 export async function saveNotificationSettings(
-  actor: { id: string; role: string },
+  actor: Actor,
   careSiteId: string,
   input: NotificationSettingsInput,
   options: { ip?: string | null } = {},
 ): Promise<SaveNotificationSettingsResult> {
-  if (actor.role !== "clinicadmin") return { status: "forbidden" };
   const next: NotificationSettingsInput = {
     ...input,
     days: WEEKDAYS.filter((d) => input.days.includes(d)),
@@ -104,11 +124,7 @@ export async function saveNotificationSettings(
   };
   return readWriteTransaction(async (tx): Promise<SaveNotificationSettingsResult> => {
     const site = await tx.careSite.findFirst({
-      where: {
-        id: careSiteId,
-        status: "active",
-        memberships: { some: { userId: actor.id, status: "accepted", role: "clinicadmin" } },
-      },
+      where: { AND: [{ id: careSiteId }, notificationsEditableBy(actor)] },
       select: {
         id: true,
         notificationSetting: {

@@ -1,57 +1,51 @@
 // The patient profile (spec 3 §2.2–§2.4, §3, §4): who may open it, what it shows, and its edits
-// (Patient Id, account status, notes, therapy goals). Care-site scoping (DESIGN.md §5) is decided
-// once, in findProfile: every other function here is called with the patient it returned.
+// (Patient Id, account status, notes, therapy goals). Care-site scoping (DESIGN.md §5) comes from
+// the access module (domain/access.server.ts): findProfile reads through patientPlacesReadableBy,
+// and the readers below are called with the patient it returned (a FoundProfile); every edit checks
+// patientsEditableBy again inside its own write.
+import {
+  isGlobal,
+  patientPlacesReadableBy,
+  patientsEditableBy,
+  patientsReadableBy,
+  type Actor,
+} from "~/domain/access.server";
 import { Prisma } from "~/generated/prisma/client";
-import { requireRole } from "~/lib/auth.server";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
-import { notFoundUnless } from "~/lib/http.server";
-import { readPatientProfileParam, type PatientProfileIds } from "~/lib/patientProfileLink";
-import { STAFF_ROLES } from "~/lib/roles";
+import type { PatientProfileIds } from "~/lib/patientProfileLink";
 import { DEFAULT_TIME_ZONE } from "~/lib/time";
 import { recomputeFrom } from "~/models/adherence.server";
-import { audit, auditData, type AuditInput } from "~/models/audit.server";
+import { audit, type AuditInput } from "~/models/audit.server";
 import { addDays, dayMapper, dayRange, dayStart, WEEKDAYS } from "~/modules/adherence/score";
 
-export type ProfileViewer = { id: string; role: string };
 export type ProfileCareSite = { id: string; name: string; timeZone: string };
+declare const reached: unique symbol;
+/** A patient findProfile let the actor open: only findProfile makes one. */
 export type FoundProfile = {
   patientId: string;
   /** The care site the profile is seen through (the link's clinic_id, else the first shared). */
   careSite: ProfileCareSite | null;
   /** The link's pair_id, checked to be one of the patient's pairings. */
   pairId: string | null;
+  readonly [reached]: true;
 };
 
-const isProviderAdmin = (role: string) => role === "superadmin" || role === "abmadmin";
 const careSiteSelect = { id: true, name: true, timeZone: true } as const;
 
 /**
- * The profile a viewer may open, or null (404): provider admins (superadmin, abmadmin) any
- * patient; clinicadmin and clinician a patient accepted at an active care site where they are
- * accepted too. A clinic_id must be such a care site (for provider admins: one of the patient's),
- * and a pair_id one of the patient's pairings; anything else is null, never the data.
+ * The profile an actor may open, or null (404): provider admins (superadmin, abmadmin) any
+ * patient; clinicadmin and clinician a patient accepted at one of their care sites
+ * (access.server.ts patientPlacesReadableBy). A clinic_id must be such a care site (for provider
+ * admins: one of the patient's), and a pair_id one of the patient's pairings; anything else is
+ * null, never the data.
  */
 export async function findProfile(
-  viewer: ProfileViewer,
+  actor: Actor,
   ids: PatientProfileIds,
 ): Promise<FoundProfile | null> {
-  const admin = isProviderAdmin(viewer.role);
-  if (!admin && viewer.role !== "clinicadmin" && viewer.role !== "clinician") return null;
+  const admin = isGlobal(actor);
   const memberships = await prisma.membership.findMany({
-    where: {
-      userId: ids.profileId,
-      role: "patient",
-      status: "accepted",
-      user: { role: "patient" },
-      ...(admin
-        ? {}
-        : {
-            careSite: {
-              status: "active",
-              memberships: { some: { userId: viewer.id, status: "accepted" } },
-            },
-          }),
-    },
+    where: { AND: [{ userId: ids.profileId }, patientPlacesReadableBy(actor)] },
     orderBy: { careSite: { name: "asc" } },
     select: { careSite: { select: careSiteSelect } },
   });
@@ -66,7 +60,7 @@ export async function findProfile(
   }
   if (admin && !careSite) {
     const patient = await prisma.user.findFirst({
-      where: { id: ids.profileId, role: "patient" },
+      where: { AND: [{ id: ids.profileId }, patientsReadableBy(actor)] },
       select: { id: true },
     });
     if (!patient) return null;
@@ -78,18 +72,7 @@ export async function findProfile(
     });
     if (!pairing) return null;
   }
-  return { patientId: ids.profileId, careSite, pairId: ids.pairId };
-}
-
-/**
- * The guard of the profile page and its downloads: a signed-in staff user and a `p` parameter
- * naming a profile they may open; anything else throws (401/403 by requireRole, else 404).
- */
-export async function requireProfile(request: Request) {
-  const viewer = await requireRole(request, STAFF_ROLES);
-  const ids = notFoundUnless(readPatientProfileParam(new URL(request.url).searchParams.get("p")));
-  const found = notFoundUnless(await findProfile(viewer, ids));
-  return { viewer, found };
+  return { patientId: ids.profileId, careSite, pairId: ids.pairId } as FoundProfile;
 }
 
 /** The care site zone a profile's days are counted in. */
@@ -403,19 +386,35 @@ export async function therapySummary(
 // Edits
 // ---------------------------------------------------------------------------------------------
 
-type Actor = { id: string };
 type Where = { careSiteId?: string | null; ip?: string | null };
 
-/** Sets the editable Patient Id (validated by the caller: 1..25 characters). */
+/** Whether the actor may change this patient (access.server.ts patientsEditableBy). */
+async function mayEdit(db: Prisma.TransactionClient, actor: Actor, patientId: string) {
+  const patient = await db.user.findFirst({
+    where: { AND: [{ id: patientId }, patientsEditableBy(actor)] },
+    select: { id: true },
+  });
+  return patient !== null;
+}
+
+/**
+ * Sets the editable Patient Id (validated by the caller: 1..25 characters). False, and nothing
+ * written, when the actor may not change this patient; so for every edit below.
+ */
 export async function updatePatientTag(actor: Actor, patientId: string, tag: string, where: Where) {
-  await prisma.$transaction([
-    prisma.patientProfile.upsert({
+  return readWriteTransaction(async (tx) => {
+    if (!(await mayEdit(tx, actor, patientId))) return false;
+    await tx.patientProfile.upsert({
       where: { userId: patientId },
       create: { userId: patientId, patientTag: tag },
       update: { patientTag: tag },
-    }),
-    auditCreate(actor, "patient.tag_updated", patientId, where, { patientTag: tag }),
-  ]);
+    });
+    await audit(
+      patientEvent(actor, "patient.tag_updated", patientId, where, { patientTag: tag }),
+      tx,
+    );
+    return true;
+  });
 }
 
 /**
@@ -428,27 +427,34 @@ export async function setPatientAccountStatus(
   accepted: boolean,
   where: Where,
 ) {
-  await prisma.$transaction([
-    prisma.user.update({
+  return readWriteTransaction(async (tx) => {
+    if (!(await mayEdit(tx, actor, patientId))) return false;
+    await tx.user.update({
       where: { id: patientId },
       data: { status: accepted ? "active" : "disabled" },
-    }),
-    auditCreate(actor, accepted ? "patient.activated" : "patient.blocked", patientId, where),
-  ]);
+    });
+    await audit(
+      patientEvent(actor, accepted ? "patient.activated" : "patient.blocked", patientId, where),
+      tx,
+    );
+    return true;
+  });
 }
 
 export async function addPatientNote(actor: Actor, patientId: string, body: string, where: Where) {
-  await prisma.$transaction([
-    prisma.patientNote.create({
+  return readWriteTransaction(async (tx) => {
+    if (!(await mayEdit(tx, actor, patientId))) return false;
+    await tx.patientNote.create({
       data: { patientId, careSiteId: where.careSiteId ?? null, authorId: actor.id, body },
-    }),
-    auditCreate(actor, "patient.note_added", patientId, where),
-  ]);
+    });
+    await audit(patientEvent(actor, "patient.note_added", patientId, where), tx);
+    return true;
+  });
 }
 
 /**
- * A new therapy goal (the newest is Active). It governs from today (site zone) on, so the
- * patient's adherence is recomputed from today before this returns.
+ * A new therapy goal (the newest is Active), on one of the patient's pairings. It governs from
+ * today (site zone) on, so the patient's adherence is recomputed from today before this returns.
  */
 export async function setTherapyGoal(
   actor: Actor,
@@ -458,7 +464,13 @@ export async function setTherapyGoal(
 ) {
   const days = WEEKDAYS.filter((d) => input.days.includes(d));
   const ordered = [...days.filter((d) => d !== "sun"), ...days.filter((d) => d === "sun")];
-  await readWriteTransaction(async (tx) => {
+  const set = await readWriteTransaction(async (tx) => {
+    if (!(await mayEdit(tx, actor, input.patientId))) return false;
+    const pairing = await tx.pairing.findFirst({
+      where: { id: input.pairingId, patientId: input.patientId },
+      select: { id: true },
+    });
+    if (!pairing) return false;
     await tx.therapyGoal.create({
       data: {
         patientId: input.patientId,
@@ -476,13 +488,15 @@ export async function setTherapyGoal(
       }),
       tx,
     );
+    return true;
   });
-  await recomputeFrom({ patientId: input.patientId, days: [now], now });
+  if (set) await recomputeFrom({ patientId: input.patientId, days: [now], now });
+  return set;
 }
 
 /** An audit event about the patient, where it happened. */
 function patientEvent(
-  actor: Actor,
+  actor: { id: string },
   action: string,
   patientId: string,
   where: Where,
@@ -499,11 +513,12 @@ function patientEvent(
   };
 }
 
-/** The audit row as part of a batch transaction. */
-const auditCreate = (...event: Parameters<typeof patientEvent>) =>
-  prisma.auditEvent.create({ data: auditData(patientEvent(...event)) });
-
 /** Every view of a profile is audited (issue 6). */
-export function auditProfileView(actor: Actor, patientId: string, where: Where, what = "viewed") {
+export function auditProfileView(
+  actor: { id: string },
+  patientId: string,
+  where: Where,
+  what = "viewed",
+) {
   return audit(patientEvent(actor, `patient.profile_${what}`, patientId, where));
 }

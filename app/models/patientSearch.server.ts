@@ -1,5 +1,6 @@
 // The Patients page's search (spec 3 §2.5, §2.6, §7.2 "Report search"): the patients of the
 // viewer's care sites, one row per patient and care site, searched by name, email or Patient Id.
+import { patientPlacesReadableBy, type Actor } from "~/domain/access.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/lib/db.server";
 import { PAGE_SIZE, skipFor, type ListParams } from "~/lib/listParams";
@@ -11,26 +12,27 @@ export type PatientSearchSort = (typeof PATIENT_SEARCH_SORTS)[number];
 
 /**
  * Every word of `q` must match the first name, last name, email or Patient Id (so "ann smith"
- * finds Ann Smith); an empty `q` lists everyone. Scoped to accepted patients of active care
- * sites where the viewer's own membership is accepted.
+ * finds Ann Smith); an empty `q` lists everyone. Scoped to the patients the actor may read
+ * (access.server.ts patientPlacesReadableBy: accepted patients of the actor's care sites).
  */
-export async function searchPatients(viewerId: string, params: ListParams<PatientSearchSort>) {
+export async function searchPatients(actor: Actor, params: ListParams<PatientSearchSort>) {
   const words = params.q.split(/\s+/).filter(Boolean).slice(0, 5);
   const where: Prisma.MembershipWhereInput = {
-    role: "patient",
-    status: "accepted",
-    careSite: { status: "active", memberships: { some: { userId: viewerId, status: "accepted" } } },
-    user: {
-      role: "patient",
-      AND: words.map((w) => ({
-        OR: [
-          { firstName: { contains: w } },
-          { lastName: { contains: w } },
-          { email: { contains: w.toLowerCase() } },
-          { patientProfile: { patientTag: { contains: w } } },
-        ],
-      })),
-    },
+    AND: [
+      patientPlacesReadableBy(actor),
+      {
+        user: {
+          AND: words.map((w) => ({
+            OR: [
+              { firstName: { contains: w } },
+              { lastName: { contains: w } },
+              { email: { contains: w.toLowerCase() } },
+              { patientProfile: { patientTag: { contains: w } } },
+            ],
+          })),
+        },
+      },
+    ],
   };
   const by = params.order;
   const orderBy: Prisma.MembershipOrderByWithRelationInput[] =

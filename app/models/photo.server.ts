@@ -1,7 +1,7 @@
 // Profile photos and care site pictures: who may see which, and replacing one. The files and
 // Upload rows are made by lib/uploads.server.ts.
+import { photosViewableBy, type Actor } from "~/domain/access.server";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
-import { isProviderRole, isStaffRole, STAFF_ROLES } from "~/lib/roles";
 import {
   deleteUpload,
   removeStoredFile,
@@ -10,59 +10,20 @@ import {
 } from "~/lib/uploads.server";
 import type { Prisma } from "~/generated/prisma/client";
 
-export type PhotoViewer = { id: string; role: string };
-
 /**
- * The photos a viewer may see, as a where clause (so the rule cannot be forgotten by a caller):
- * - their own photo, always;
- * - staff viewers: every staff member's photo; patients' photos and care site pictures of care
- *   sites where both hold an accepted membership, or all of them for superadmin and abmadmin.
- * Other viewers (patients do not use the portal) see only their own.
+ * The stored photo if the actor may see it (access.server.ts photosViewableBy: their own, staff
+ * photos, and patients' photos and care site pictures of their care sites); null when it does
+ * not exist or they may not.
  */
-function viewableBy(viewer: PhotoViewer): Prisma.UploadWhereInput {
-  const own: Prisma.UploadWhereInput[] = [
-    { kind: "photo", ownerId: viewer.id },
-    { userPhotos: { some: { id: viewer.id } } },
-  ];
-  if (!isStaffRole(viewer.role)) return { OR: own };
-
-  const viewerAccepted: Prisma.MembershipListRelationFilter = {
-    some: { userId: viewer.id, status: "accepted" },
-  };
-  const anySite = isProviderRole(viewer.role);
-  const patient: Prisma.UserWhereInput = { role: { notIn: [...STAFF_ROLES] } };
-  return {
-    kind: { in: ["photo", "caresite"] },
-    OR: [
-      ...own,
-      { userPhotos: { some: { role: { in: [...STAFF_ROLES] } } } },
-      {
-        userPhotos: {
-          some: anySite
-            ? patient
-            : {
-                ...patient,
-                memberships: {
-                  some: { status: "accepted", careSite: { memberships: viewerAccepted } },
-                },
-              },
-        },
-      },
-      { careSitePhotos: { some: anySite ? {} : { memberships: viewerAccepted } } },
-    ],
-  };
-}
-
-/** The stored photo if the viewer may see it; null when it does not exist or they may not. */
-export function findViewablePhoto(viewer: PhotoViewer, photoId: string) {
+export function findViewablePhoto(actor: Actor, photoId: string) {
   return prisma.upload.findFirst({
-    where: { AND: [{ id: photoId }, viewableBy(viewer)] },
+    where: { AND: [{ id: photoId }, photosViewableBy(actor)] },
     select: { id: true, sha256: true, storagePath: true, mimeType: true },
   });
 }
 
-export async function canViewPhoto(viewer: PhotoViewer, photoId: string) {
-  return (await findViewablePhoto(viewer, photoId)) !== null;
+export async function canViewPhoto(actor: Actor, photoId: string) {
+  return (await findViewablePhoto(actor, photoId)) !== null;
 }
 
 /** Stores a new profile photo for a user and removes the one it replaces. */
@@ -84,7 +45,10 @@ export async function setUserPhoto(userId: string, file: File): Promise<SavePhot
   return saved;
 }
 
-/** Stores a new picture for a care site (uploaded by `uploaderId`) and removes the old one. */
+/**
+ * Stores a new picture for a care site (uploaded by `uploaderId`) and removes the old one. Unscoped:
+ * careSiteManagement's setManagedCareSitePicture calls it for a care site the actor may edit.
+ */
 export async function setCareSitePhoto(
   careSiteId: string,
   uploaderId: string,

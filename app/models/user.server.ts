@@ -1,5 +1,11 @@
 import crypto from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
+import {
+  currentMembership,
+  currentStaffSites,
+  usersVisibleTo,
+  type Actor,
+} from "~/domain/access.server";
 import { prisma } from "~/lib/db.server";
 import { isSiteRole } from "~/lib/roles";
 import { ALPHABETS_REGEX, DIGITS_REGEX, EMAIL_REGEX, USERNAME_REGEX } from "~/validation/rules";
@@ -31,7 +37,7 @@ export function verifyPassword(passwordHash: string | undefined, password: strin
 /** isAssociatedClinic of the spec: does the user hold an accepted care site membership? */
 export async function isAssociatedWithCareSite(userId: string) {
   const membership = await prisma.membership.findFirst({
-    where: { userId, status: "accepted", careSite: { status: "active" } },
+    where: currentMembership({ userId }),
     select: { id: true },
   });
   return membership !== null;
@@ -51,11 +57,8 @@ export async function getShellUser(userId: string) {
       status: true,
       photoId: true,
       measuringUnit: true,
-      memberships: {
-        where: { status: "accepted", careSite: { status: "active" } },
-        select: { careSite: { select: { id: true, name: true } } },
-        orderBy: { careSite: { name: "asc" } },
-      },
+      // The care sites of the pickers: the same places the user's Actor holds.
+      memberships: currentStaffSites,
     },
   });
   if (!user || user.status !== "active") return null;
@@ -116,31 +119,13 @@ export async function updateProfile(userId: string, changes: ProfileChanges) {
 }
 
 /**
- * Another user's profile as the viewer may see it (spec 1 §2.8): the provider's admins see
- * anyone; everyone else sees themselves and users who share an accepted care site with them.
- * Null otherwise (the route answers 404).
+ * Another user's profile as the actor may see it (spec 1 §2.8; access.server.ts usersVisibleTo):
+ * the provider's admins see anyone; everyone else themselves and users who hold an accepted
+ * membership at one of their care sites. Null otherwise (the route answers 404).
  */
-export function getVisibleProfile(viewer: { id: string; role: string }, userId: string) {
-  const everyone = viewer.role === "superadmin" || viewer.role === "abmadmin";
+export function getVisibleProfile(actor: Actor, userId: string) {
   return prisma.user.findFirst({
-    where: {
-      id: userId,
-      ...(everyone
-        ? {}
-        : {
-            OR: [
-              { id: viewer.id },
-              {
-                memberships: {
-                  some: {
-                    status: "accepted",
-                    careSite: { memberships: { some: { userId: viewer.id, status: "accepted" } } },
-                  },
-                },
-              },
-            ],
-          }),
-    },
+    where: { AND: [{ id: userId }, usersVisibleTo(actor)] },
     select: profileSelect,
   });
 }

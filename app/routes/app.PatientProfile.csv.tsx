@@ -3,6 +3,7 @@
 // adherence rule. The same guard as the profile; a bad range goes back to the profile
 // with the spec's range message and "Download Failed".
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireProfile } from "~/domain/actor.server";
 import { readRange } from "~/lib/dateRange";
 import { clientIp } from "~/lib/http.server";
 import { redirectWithFlash } from "~/lib/session.server";
@@ -11,7 +12,6 @@ import {
   auditProfileView,
   getPatient,
   profileZone,
-  requireProfile,
   transmissionsInRange,
 } from "~/models/patientProfile.server";
 import { ADHERENCE_RULE, reportAuthor } from "~/models/patientProfileView.server";

@@ -3,10 +3,11 @@
 // guard as the profile: another care site's patient is 404. A failure goes back to the profile
 // with "Download Failed".
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireProfile } from "~/domain/actor.server";
 import { clientIp } from "~/lib/http.server";
 import { logger } from "~/lib/logger.server";
 import { redirectWithFlash } from "~/lib/session.server";
-import { auditProfileView, requireProfile } from "~/models/patientProfile.server";
+import { auditProfileView } from "~/models/patientProfile.server";
 import { loadReportData } from "~/models/patientProfileView.server";
 import { buildPatientReportPdf, patientReportFileName } from "~/modules/reports/patientReport";
 import { profileMessages } from "~/validation/patientProfile";

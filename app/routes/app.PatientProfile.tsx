@@ -1,6 +1,6 @@
 // /app/PatientProfile?p=<base64 of {profile_id, clinic_id, pair_id}> (spec 3 §2.1–§2.4): one
 // patient's header, adherence, therapy details and trends, goals, notes and downloads. Open to the
-// four staff roles within their care sites (models/patientProfile.server.ts findProfile); any other
+// four staff roles within their care sites (domain/actor.server.ts requireProfile); any other
 // or malformed `p` is 404. Dialogs are `?dialog=` URLs and every control is a link or a form, so
 // the page does not hydrate: its charts are SVG drawn on the server.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
@@ -12,6 +12,7 @@ import {
 } from "~/components/patient/PatientProfilePage";
 import { loadActor, mayPairAt } from "~/domain/access.server";
 import { readForm } from "~/lib/formBody.server";
+import { requireProfile } from "~/domain/actor.server";
 import { badRequest, clientIp, forbidden } from "~/lib/http.server";
 import { patientProfileHref } from "~/lib/patientProfileLink";
 import { redirectWithFlash } from "~/lib/session.server";
@@ -20,7 +21,6 @@ import { getCurrentDevice, pairDevice, pairingPowers, unpairDevice } from "~/mod
 import {
   addPatientNote,
   auditProfileView,
-  requireProfile,
   setPatientAccountStatus,
   type FoundProfile,
   setTherapyGoal,

@@ -5,7 +5,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { DataTable, type Column } from "~/components/DataTable";
 import { DecryptLogDialog } from "~/components/DecryptLogDialog";
-import { requireRole } from "~/lib/auth.server";
+import { requireActor } from "~/domain/actor.server";
 import { decryptDialogHref } from "~/lib/decryptDialog";
 import { readListParams } from "~/lib/listParams";
 import { SITE_ROLES } from "~/lib/roles";
@@ -23,14 +23,14 @@ export const handle: RouteHandle = { heading: "Patients", hydrate: false };
 export const meta: MetaFunction = () => [{ title: "Patients | ARC Connect" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRole(request, SITE_ROLES);
+  const user = await requireActor(request, SITE_ROLES);
   const params = readListParams<PatientSearchSort>(request.url, {
     sorts: PATIENT_SEARCH_SORTS,
     defaultSort: "lastName",
   });
   return {
     params,
-    ...(await searchPatients(user.id, params)),
+    ...(await searchPatients(user, params)),
     decrypt: await loadDecryptDialog(new URL(request.url).searchParams),
   };
 }

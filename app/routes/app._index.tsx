@@ -14,8 +14,9 @@ import {
   type AdminDashboardData,
   type DashboardTab,
 } from "~/components/AdminDashboard";
+import { rememberCareSite, requireActor } from "~/domain/actor.server";
+import type { Actor } from "~/domain/access.server";
 import { readForm } from "~/lib/formBody.server";
-import { requireRole } from "~/lib/auth.server";
 import { badRequest, clientIp, forbidden, notFoundUnless } from "~/lib/http.server";
 import { pageCount, readListParams } from "~/lib/listParams";
 import { photoUrl } from "~/lib/photoUrl";
@@ -54,28 +55,28 @@ export const handle: RouteHandle = {
 const isAdmin = isProviderRole;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRole(request, STAFF_ROLES);
+  const user = await requireActor(request, STAFF_ROLES);
   if (!isSiteRole(user.role)) {
-    return { kind: "admin" as const, ...(await adminDashboard(request, user.role)) };
+    return { kind: "admin" as const, ...(await adminDashboard(request, user)) };
   }
-  const session = await getSession(request);
-  const chosen = session.get("careSiteId");
-  const careSite = user.careSites.find((c) => c.id === chosen) ?? user.careSites[0] ?? null;
+  const careSiteId = user.currentCareSiteId;
   return {
     kind: "careSite" as const,
     careSites: user.careSites,
-    careSiteId: careSite?.id ?? null,
-    dashboard: careSite ? await siteDashboard(request, careSite.id) : null,
+    careSiteId,
+    dashboard: careSiteId ? await siteDashboard(request, user, careSiteId) : null,
   };
 }
 
-async function siteDashboard(request: Request, careSiteId: string) {
+async function siteDashboard(request: Request, actor: Actor, careSiteId: string) {
   const url = new URL(request.url);
   const list = (CATEGORIES as readonly string[]).includes(url.searchParams.get("list") ?? "")
     ? (url.searchParams.get("list") as Category)
     : null;
   const params = readListParams(url, { sorts: LIST_SORTS, defaultSort: "lastName" });
-  const dashboard = await careSiteDashboard(careSiteId, { search: url.searchParams, list, params });
+  const dashboard = notFoundUnless(
+    await careSiteDashboard(actor, careSiteId, { search: url.searchParams, list, params }),
+  );
   const noticeId = url.searchParams.get("notice");
   const noticeRow = noticeId
     ? dashboard.list?.rows.find((r) => r.patientId === noticeId && !r.href)
@@ -97,15 +98,13 @@ async function siteDashboard(request: Request, careSiteId: string) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, STAFF_ROLES);
+  const user = await requireActor(request, STAFF_ROLES);
   const form = await readForm(request);
   switch (form.get("intent")) {
     case "chooseCareSite": {
       if (!isSiteRole(user.role)) forbidden();
-      const careSiteId = String(form.get("careSiteId") ?? "");
-      notFoundUnless(user.careSites.some((c) => c.id === careSiteId));
       const session = await getSession(request);
-      session.set("careSiteId", careSiteId);
+      notFoundUnless(rememberCareSite(session, user, form.get("careSiteId")) !== "refused");
       return redirect("/app", { headers: { "Set-Cookie": await commitSession(session) } });
     }
     case "addCareSite":
@@ -124,7 +123,7 @@ export default function Home() {
 
 // --- The administrators' dashboard -------------------------------------------------------------
 
-async function adminDashboard(request: Request, role: string): Promise<AdminDashboardData> {
+async function adminDashboard(request: Request, actor: Actor): Promise<AdminDashboardData> {
   const url = new URL(request.url);
   const tabParam = url.searchParams.get("tab");
   const tab: DashboardTab = (DASHBOARD_TABS as readonly string[]).includes(tabParam ?? "")
@@ -132,11 +131,11 @@ async function adminDashboard(request: Request, role: string): Promise<AdminDash
     : DEFAULT_TAB;
   const noticeId = url.searchParams.get("notice");
   const [counts, list, notice] = await Promise.all([
-    getEnrolledCounts(),
-    tab === "caresite" ? careSiteList(url) : personList(url, tab),
-    noticeId && tab !== "caresite" ? getPersonNotice(tab, noticeId) : null,
+    getEnrolledCounts(actor),
+    tab === "caresite" ? careSiteList(url, actor) : personList(url, tab, actor),
+    noticeId && tab !== "caresite" ? getPersonNotice(actor, tab, noticeId) : null,
   ]);
-  const invitations = invitationsPath(role);
+  const invitations = invitationsPath(actor.role);
   return {
     counts,
     list,
@@ -161,14 +160,14 @@ async function lastPageIfPast<P extends { page: number }, T extends { total: num
   return { params: clamped, result: await run(clamped) };
 }
 
-async function careSiteList(url: URL) {
+async function careSiteList(url: URL, actor: Actor) {
   const { params, result } = await lastPageIfPast(
     readListParams(url, {
       sorts: CARE_SITE_SORTS,
       defaultSort: "name",
       prefix: LIST_PREFIX.caresite,
     }),
-    listCareSites,
+    (p) => listCareSites(actor, p),
   );
   return {
     tab: "caresite" as const,
@@ -186,18 +185,21 @@ async function careSiteList(url: URL) {
   };
 }
 
-async function personList(url: URL, role: EnrolledRole) {
+async function personList(url: URL, role: EnrolledRole, actor: Actor) {
   const { params, result } = await lastPageIfPast(
     readListParams(url, {
       sorts: PERSON_SORTS,
       defaultSort: "lastName",
       prefix: LIST_PREFIX[role],
     }),
-    (p) => listEnrolledPeople({ ...p, role }),
+    (p) => listEnrolledPeople(actor, { ...p, role }),
   );
   const patientLinks =
     role === "patient"
-      ? await getPatientLinks(result.rows.filter((r) => r.status === "Accepted").map((r) => r.id))
+      ? await getPatientLinks(
+          actor,
+          result.rows.filter((r) => r.status === "Accepted").map((r) => r.id),
+        )
       : null;
   const noticeHref = (userId: string) => {
     const search = new URLSearchParams({ tab: role });
@@ -238,7 +240,7 @@ async function personList(url: URL, role: EnrolledRole) {
 
 // --- Add Care Site -----------------------------------------------------------------------------
 
-async function addCareSite(request: Request, form: FormData, user: { id: string }) {
+async function addCareSite(request: Request, form: FormData, user: Actor) {
   const tokens = form.getAll("formToken");
   const formToken = tokens[0];
   if (tokens.length !== 1 || typeof formToken !== "string" || !FORM_TOKEN_REGEX.test(formToken)) {

@@ -2,7 +2,7 @@
 // care site screen, every page, as a CSV download (spec 2 §9). Resource route: loader only.
 // A care site the user is not accepted at answers 404, like the page.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireRole } from "~/lib/auth.server";
+import { requireActor } from "~/domain/actor.server";
 import { clientIp, notFoundUnless } from "~/lib/http.server";
 import { readListParams } from "~/lib/listParams";
 import { SITE_ROLES } from "~/lib/roles";
@@ -16,9 +16,9 @@ import {
 } from "~/models/careSiteManagement.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRole(request, SITE_ROLES);
+  const user = await requireActor(request, SITE_ROLES);
   const url = new URL(request.url);
-  const careSiteId = url.searchParams.get("c") || user.careSites[0]?.id || "";
+  const careSiteId = url.searchParams.get("c") || user.currentCareSiteId || "";
   const requested = url.searchParams.get("view");
   const view = isEnrolledRole(requested) ? requested : DEFAULT_ENROLLED_ROLE;
   const params = readListParams(url, { sorts: sortsFor(view), defaultSort: DEFAULT_ENROLLED_SORT });

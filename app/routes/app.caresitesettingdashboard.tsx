@@ -13,7 +13,7 @@ import { CareSiteCountCards, CareSiteMemberTable } from "~/components/CareSiteMe
 import { ConfirmDialog, useCloseHref, useDialogHref } from "~/components/Dialog";
 import { readForm } from "~/lib/formBody.server";
 import { patientProfileHref } from "~/lib/patientProfileLink";
-import { requireRole } from "~/lib/auth.server";
+import { requireActor } from "~/domain/actor.server";
 import { badRequest, clientIp, forbidden, notFound, notFoundUnless } from "~/lib/http.server";
 import { readListParams } from "~/lib/listParams";
 import { photoUrl } from "~/lib/photoUrl";
@@ -66,10 +66,10 @@ function readView(search: URLSearchParams): EnrolledRole {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRole(request, SITE_ROLES);
+  const user = await requireActor(request, SITE_ROLES);
   const url = new URL(request.url);
   const careSites = user.careSites;
-  const careSiteId = url.searchParams.get("c") || careSites[0]?.id;
+  const careSiteId = url.searchParams.get("c") || user.currentCareSiteId;
   if (!careSiteId) return { careSites, page: null };
   const site = notFoundUnless(await getManagedCareSite(user, careSiteId));
 
@@ -91,7 +91,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const value = url.searchParams.get(key);
     if (value) csv.set(key, value);
   }
-  const { siteRole, canEdit, photoId, ...details } = site;
+  const { siteRole: _siteRole, canEdit, photoId, ...details } = site;
   return {
     careSites,
     page: {
@@ -113,12 +113,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
             : row.pairId
               ? patientProfileHref({ profileId: row.userId, clinicId: site.id, pairId: row.pairId })
               : null,
-        canRemove: mayWithdraw(user, siteRole, row),
+        canRemove: mayWithdraw(user, site.id, row),
       })),
       csvHref: `${PATH}/csv?${csv.toString()}`,
       dialog: dialog === "details" ? ("details" as const) : null,
       withdraw:
-        target && mayWithdraw(user, siteRole, target)
+        target && mayWithdraw(user, site.id, target)
           ? { membershipId: target.membershipId, careSiteId: site.id }
           : null,
       notice:
@@ -136,7 +136,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, SITE_ROLES);
+  const user = await requireActor(request, SITE_ROLES);
   const url = new URL(request.url);
   const ip = clientIp(request);
   const done = async (careSiteId: string, message: string, keep: string[]) => {

@@ -1,14 +1,14 @@
 // GET /app/chat/<id>/stream: the chat events of a page with the conversation open; what arrives
 // while it is open is read. 404 to anyone who is not a participant.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getOptionalUser } from "~/lib/auth.server";
+import { getOptionalActor } from "~/domain/actor.server";
 import { chatEventStream, expiredStream } from "~/lib/chatStream.server";
 import { notFoundUnless } from "~/lib/http.server";
 import { getSession } from "~/lib/session.server";
 import { findDialog } from "~/models/chat.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await getOptionalUser(request);
+  const user = await getOptionalActor(request);
   if (!user) return expiredStream();
   const dialog = notFoundUnless(await findDialog(user, params.dialogId ?? ""));
   const session = await getSession(request);

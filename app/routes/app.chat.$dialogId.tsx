@@ -14,7 +14,7 @@ import {
   useNavigation,
 } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { requireRole } from "~/lib/auth.server";
+import { requireActor } from "~/domain/actor.server";
 import { notFoundUnless } from "~/lib/http.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { STAFF_ROLES } from "~/lib/roles";
@@ -33,7 +33,7 @@ import {
 export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireRole(request, STAFF_ROLES);
+  const user = await requireActor(request, STAFF_ROLES);
   const dialog = notFoundUnless(await findDialog(user, params.dialogId ?? ""));
   await markRead(user.id, dialog.id);
   const pages = Number(new URL(request.url).searchParams.get("pages") ?? 1);
@@ -50,7 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRole(request, STAFF_ROLES);
+  const user = await requireActor(request, STAFF_ROLES);
   const dialog = notFoundUnless(await findDialog(user, params.dialogId ?? ""));
   const form = await parseFileForm(request, {
     fieldName: "image",

@@ -3,8 +3,8 @@
 // optional name starts a group. Only the poster's contacts can be added, whatever the form says.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import { requireActor } from "~/domain/actor.server";
 import { readForm } from "~/lib/formBody.server";
-import { requireRole } from "~/lib/auth.server";
 import { badRequest } from "~/lib/http.server";
 import { STAFF_ROLES } from "~/lib/roles";
 import { redirectWithFlash } from "~/lib/session.server";
@@ -15,7 +15,7 @@ export async function loader() {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, STAFF_ROLES);
+  const user = await requireActor(request, STAFF_ROLES);
   const form = await readForm(request);
   const intent = form.get("intent");
   const userIds = form.getAll("userId").filter((v): v is string => typeof v === "string");

@@ -7,7 +7,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { Dialog, useCloseHref } from "~/components/Dialog";
 import { SearchForm } from "~/components/SearchForm";
-import { requireRole } from "~/lib/auth.server";
+import { requireActor } from "~/domain/actor.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { ROLE_NAMES, STAFF_ROLES } from "~/lib/roles";
 import {
@@ -26,7 +26,7 @@ export const meta: MetaFunction = () => [{ title: "Messages | ARC Connect" }];
 const GROUP_AVATAR_URL = "/img/group-avatar.svg";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRole(request, STAFF_ROLES);
+  const user = await requireActor(request, STAFF_ROLES);
   const search = new URL(request.url).searchParams;
   const q = search.get("q") ?? "";
   const dialog = search.get("dialog");

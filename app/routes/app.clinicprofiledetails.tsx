@@ -8,8 +8,8 @@ import { CareSiteDetailsCard } from "~/components/CareSiteDetails";
 import { careSiteFormDefaults, CareSiteFormFields } from "~/components/CareSiteProfileForm";
 import { FormError, SubmitButton } from "~/components/forms";
 import { useDirtyForm } from "~/components/useDirtyForm";
+import { requireActor } from "~/domain/actor.server";
 import { readForm } from "~/lib/formBody.server";
-import { requireRole } from "~/lib/auth.server";
 import { badRequest, clientIp, notFound, notFoundUnless } from "~/lib/http.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { PROVIDER_ROLES } from "~/lib/roles";
@@ -32,7 +32,7 @@ function careSiteIdOf(request: Request) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRole(request, PROVIDER_ROLES);
+  const user = await requireActor(request, PROVIDER_ROLES);
   const careSiteId = careSiteIdOf(request);
   const site = notFoundUnless(careSiteId ? await getCareSiteProfile(user, careSiteId) : null);
   const admins = await listActiveCareSiteAdmins(user, site.id);
@@ -44,7 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, PROVIDER_ROLES);
+  const user = await requireActor(request, PROVIDER_ROLES);
   const careSiteId = careSiteIdOf(request);
   const site = notFoundUnless(careSiteId ? await getCareSiteProfile(user, careSiteId) : null);
   const form = await readForm(request);

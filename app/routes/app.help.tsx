@@ -6,8 +6,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { useActionData, useLocation } from "@remix-run/react";
 import { HelpForm } from "~/components/HelpForm";
+import { requireActor } from "~/domain/actor.server";
 import { readForm } from "~/lib/formBody.server";
-import { requireRole } from "~/lib/auth.server";
 import { clientIp } from "~/lib/http.server";
 import { logger } from "~/lib/logger.server";
 import { SITE_ROLES } from "~/lib/roles";
@@ -32,14 +32,14 @@ const HELP_PATH = "/app/help";
 const EMPTY: HelpFormValues = { subject: "", description: "" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, SITE_ROLES);
+  await requireActor(request, SITE_ROLES);
   return null;
 }
 
 type ActionData = { values: HelpFormValues; errors?: HelpFormErrors; formError?: string };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, SITE_ROLES);
+  const user = await requireActor(request, SITE_ROLES);
   const form = await readForm(request);
   const values = readHelpForm(form);
   const parsed = helpSchema.safeParse(values);

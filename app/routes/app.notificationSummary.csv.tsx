@@ -5,45 +5,35 @@
 // Notification_Summary_<DD>_<Mon>_<YYYY>.csv, or the text "No notifications for this date" when
 // nothing was generated. A care site the user is not accepted at answers 404, like the page.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireRole } from "~/lib/auth.server";
+import { requireActor } from "~/domain/actor.server";
 import { badRequest, clientIp, notFoundUnless } from "~/lib/http.server";
 import { SITE_ROLES } from "~/lib/roles";
-import { yesterdayInZone } from "~/lib/time";
 import { audit } from "~/models/audit.server";
-import { getManagedCareSite } from "~/models/careSiteManagement.server";
-import {
-  archivedSummaryCsv,
-  summaryCsv,
-  summaryReportName,
-  summaryRows,
-} from "~/models/dailySummary.server";
-import { readNotificationSettings } from "~/models/notificationSettings.server";
+import { summaryDownloadFor, summaryReportName } from "~/models/dailySummary.server";
 import { notificationMessages } from "~/validation/notificationSettings";
 
 const DAY_REGEX = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRole(request, SITE_ROLES);
+  const user = await requireActor(request, SITE_ROLES);
   const search = new URL(request.url).searchParams;
   const archivedDay = search.get("day");
   if (archivedDay !== null && !DAY_REGEX.test(archivedDay)) badRequest("Unknown date");
-  const careSiteId = search.get("c") || user.careSites[0]?.id || "";
-  const site = notFoundUnless(await getManagedCareSite(user, careSiteId));
+  const careSiteId = search.get("c") || user.currentCareSiteId || "";
+  const download = notFoundUnless(await summaryDownloadFor(user, careSiteId, archivedDay));
+  const { site, day } = download;
 
   let csv: string;
   let fileName: string;
   let detail: Record<string, unknown>;
-  if (archivedDay) {
-    const stored = await archivedSummaryCsv(site.id, archivedDay);
-    csv = stored ?? notificationMessages.noNotifications;
-    fileName = `${summaryReportName(archivedDay)}.csv`;
-    detail = { day: archivedDay, archive: true, generated: stored !== null };
+  if (download.archived) {
+    csv = download.csv ?? notificationMessages.noNotifications;
+    fileName = `${summaryReportName(day)}.csv`;
+    detail = { day, archive: true, generated: download.csv !== null };
   } else {
-    const day = yesterdayInZone(new Date(), site.timeZone);
-    const rows = await summaryRows(site.id, day, await readNotificationSettings(site.id));
-    csv = summaryCsv(rows);
+    csv = download.csv;
     fileName = `NotificationSummary_${day}.csv`;
-    detail = { day, archive: false, rowCount: rows.length };
+    detail = { day, archive: false, rowCount: download.rowCount };
   }
   await audit({
     actorId: user.id,

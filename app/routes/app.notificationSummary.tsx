@@ -1,6 +1,7 @@
 // /app/notificationSummary: the daily notification summary of a care site (spec 2 "Notification
 // summary", §4, §9). The care site kept in the session is reused while the user is still accepted
-// there, else the first is chosen and kept (the Care Site dropdown posts intent=chooseCareSite).
+// there, else the first is chosen and kept (the Actor's current care site, domain/actor.server.ts;
+// the Care Site dropdown posts intent=chooseCareSite).
 // GET parameters of the table: q, sort, order, page (components/DataTable.tsx).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
@@ -10,16 +11,14 @@ import {
   SUMMARY_SORTS,
   type SummarySort,
 } from "~/components/notifications/NotificationSummary";
+import { rememberCareSite, requireActor } from "~/domain/actor.server";
 import { readForm } from "~/lib/formBody.server";
-import { requireRole } from "~/lib/auth.server";
 import { badRequest, notFoundUnless } from "~/lib/http.server";
 import { PAGE_SIZE, pageCount, readListParams, skipFor, type ListParams } from "~/lib/listParams";
 import { SITE_ROLES } from "~/lib/roles";
 import { commitSession, getSession } from "~/lib/session.server";
-import { dayInZone, formatDay, yesterdayInZone } from "~/lib/time";
-import { getManagedCareSite } from "~/models/careSiteManagement.server";
-import { summaryArchive, summaryRows, type SummaryRow } from "~/models/dailySummary.server";
-import { readNotificationSettings } from "~/models/notificationSettings.server";
+import { formatDay } from "~/lib/time";
+import { notificationSummaryFor, type SummaryRow } from "~/models/dailySummary.server";
 import type { RouteHandle } from "~/root";
 import { notificationSettingsHref } from "~/validation/notificationSettings";
 
@@ -75,24 +74,17 @@ function tablePage(rows: SummaryRow[], params: ListParams<SummarySort>) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRole(request, SITE_ROLES);
-  const session = await getSession(request);
-  const kept = session.get("careSiteId");
-  const chosen = user.careSites.find((c) => c.id === kept) ?? user.careSites[0];
+  const user = await requireActor(request, SITE_ROLES);
+  const chosen = user.currentCareSiteId;
   if (!chosen) return data({ careSites: user.careSites, page: null });
   const headers = new Headers();
-  if (chosen.id !== kept) {
-    session.set("careSiteId", chosen.id);
+  const session = await getSession(request);
+  if (rememberCareSite(session, user, chosen) === "stored") {
     headers.set("Set-Cookie", await commitSession(session));
   }
-  const site = notFoundUnless(await getManagedCareSite(user, chosen.id));
-  const now = new Date();
-  const day = yesterdayInZone(now, site.timeZone);
-  const settings = await readNotificationSettings(site.id);
-  const [rows, archive] = await Promise.all([
-    summaryRows(site.id, day, settings),
-    summaryArchive(site.id, dayInZone(now, site.timeZone)),
-  ]);
+  const { site, day, settings, rows, archive } = notFoundUnless(
+    await notificationSummaryFor(user, chosen),
+  );
   const params = readListParams(request.url, {
     sorts: SUMMARY_SORTS,
     defaultSort: "lastName",
@@ -129,13 +121,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, SITE_ROLES);
+  const user = await requireActor(request, SITE_ROLES);
   const form = await readForm(request);
   if (form.get("intent") !== "chooseCareSite") badRequest("Unknown intent");
-  const careSiteId = form.get("careSiteId");
-  notFoundUnless(user.careSites.some((c) => c.id === careSiteId));
   const session = await getSession(request);
-  session.set("careSiteId", careSiteId as string);
+  notFoundUnless(rememberCareSite(session, user, form.get("careSiteId")) !== "refused");
   return redirect(PATH, { headers: { "Set-Cookie": await commitSession(session) } });
 }
 

@@ -10,8 +10,8 @@ import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { CareSiteDetailsCard } from "~/components/CareSiteDetails";
 import { NotificationSettingsForm } from "~/components/notifications/NotificationSettingsForm";
+import { rememberCareSite, requireActor } from "~/domain/actor.server";
 import { readForm } from "~/lib/formBody.server";
-import { requireRole } from "~/lib/auth.server";
 import { badRequest, clientIp, forbidden, notFoundUnless } from "~/lib/http.server";
 import { logger } from "~/lib/logger.server";
 import { photoUrl } from "~/lib/photoUrl";
@@ -19,7 +19,7 @@ import { SITE_ROLES } from "~/lib/roles";
 import { commitSession, flash, getSession } from "~/lib/session.server";
 import { getManagedCareSite } from "~/models/careSiteManagement.server";
 import {
-  readNotificationSettings,
+  notificationSettingsFor,
   saveNotificationSettings,
   type NotificationSettings,
 } from "~/models/notificationSettings.server";
@@ -59,18 +59,13 @@ function formValuesOf(settings: NotificationSettings): NotificationFormValues {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRole(request, SITE_ROLES);
+  const user = await requireActor(request, SITE_ROLES);
   const p = new URL(request.url).searchParams.get("p");
-  let careSiteId: string | undefined;
-  if (p !== null) {
-    careSiteId = notFoundUnless(readNotificationSettingsParam(p));
-  } else {
-    const kept = (await getSession(request)).get("careSiteId");
-    careSiteId = (user.careSites.find((c) => c.id === kept) ?? user.careSites[0])?.id;
-  }
+  const careSiteId =
+    p !== null ? notFoundUnless(readNotificationSettingsParam(p)) : user.currentCareSiteId;
   if (!careSiteId) return { page: null };
   const site = notFoundUnless(await getManagedCareSite(user, careSiteId));
-  const settings = await readNotificationSettings(site.id);
+  const settings = notFoundUnless(await notificationSettingsFor(user, site.id));
   const { siteRole: _siteRole, canEdit, photoId, ...details } = site;
   return {
     page: {
@@ -89,7 +84,7 @@ type ActionData = {
 };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, SITE_ROLES);
+  const user = await requireActor(request, SITE_ROLES);
   const form = await readForm(request);
   const careSiteId = form.get("careSiteId");
   const site = notFoundUnless(
@@ -131,7 +126,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   // The summary shows the care site just saved.
   const session = await getSession(request);
-  session.set("careSiteId", site.id);
+  rememberCareSite(session, user, site.id);
   flash(session, "success", notificationMessages.saved);
   return redirect(SUMMARY_PATH, { headers: { "Set-Cookie": await commitSession(session) } });
 }

@@ -1,6 +1,7 @@
 // /app/satable: the Invitations screen of the superadmin (spec 1 §2.3, spec 2 §2).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { InvitationsPage } from "~/components/InvitationsPage";
+import { requireActor } from "~/domain/actor.server";
 import { invitationsAction, invitationsLoader } from "~/lib/invitationsFlow.server";
 import type { RouteHandle } from "~/root";
 
@@ -9,8 +10,10 @@ export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
 export const handle: RouteHandle = { heading: "Invitations" };
 export const meta: MetaFunction = () => [{ title: "Invitations | ARC Connect" }];
 
-export const loader = (args: LoaderFunctionArgs) => invitationsLoader("superadmin", args);
-export const action = (args: ActionFunctionArgs) => invitationsAction("superadmin", args);
+export const loader = async (args: LoaderFunctionArgs) =>
+  invitationsLoader("superadmin", await requireActor(args.request, ["superadmin"]), args);
+export const action = async (args: ActionFunctionArgs) =>
+  invitationsAction("superadmin", await requireActor(args.request, ["superadmin"]), args);
 
 export default function Invitations() {
   return <InvitationsPage />;

@@ -3,7 +3,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ReadOnlyField } from "~/components/ProfileFields";
-import { requireRole } from "~/lib/auth.server";
+import { requireActor } from "~/domain/actor.server";
 import { notFoundUnless } from "~/lib/http.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { STAFF_ROLES } from "~/lib/roles";
@@ -17,7 +17,7 @@ export const handle: RouteHandle = { heading: "User profile", hydrate: false };
 export const meta: MetaFunction = () => [{ title: "User profile | ARC Connect" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const viewer = await requireRole(request, STAFF_ROLES);
+  const viewer = await requireActor(request, STAFF_ROLES);
   const profile = notFoundUnless(await getVisibleProfile(viewer, params.id ?? ""));
   if (profile.role === "patient") {
     await audit({

@@ -19,7 +19,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirect(decryptDialogHref(origin, { error: "busy" }));
   }
   const user = await getOptionalUser(request);
-  const result = await receiveLogUpload(request, { uploadedById: user?.id });
+  const upload = { headers: request.headers, body: request.body };
+  const result = await receiveLogUpload(upload, { uploadedById: user?.id });
   if (result.ok) return redirect(decryptDialogHref(origin, { log: result.id }));
   return redirect(decryptDialogHref(origin, { error: result.failure }));
 }

@@ -12,10 +12,11 @@
 // them). Cycle rows are not written: the dashboard never reads them, and they would multiply the
 // build time. Only then it imports the app's modules with DATA_DIR pointing at the database,
 // computes DailyAdherence with the app's own rebuildAll(), runs ANALYZE and measures:
-//   - the loader's work, careSiteDashboard(...) with no list (the cards' counts), week (default) and
+//   - the loader's work, dashboardOf(...) (careSiteDashboard after its care-site check) with no
+//     list (the cards' counts), week (default) and
 //     month ranges;
 //   - each of the 9 category lists, page 1, default sort (last name), week range;
-//   - the CSV of the biggest list (dashboardCsv);
+//   - the CSV of the biggest list (dashboardCsvOf, dashboardCsv after its care-site check);
 // and for each the floor: the SQL the adherence query helpers run (copied from
 // models/adherence.server.ts), plus for a list withPeople's name/photo/pairing statement, executed on
 // a better-sqlite3 connection of its own. 5 warm-up calls, then N timed; median and 95th
@@ -607,13 +608,13 @@ async function main() {
       from: dayStart(fromDay),
       to: dayStart(addDays(asOf, 1)),
     });
-    const first = await dashboard.careSiteDashboard(world.careSiteId, {
+    const first = await dashboard.dashboardOf(world.careSiteId, {
       search: new URLSearchParams(),
       list: null,
       params: { q: "", sort: "lastName", order: "asc", page: 1 },
       now: nowDate,
     });
-    const month = await dashboard.careSiteDashboard(world.careSiteId, {
+    const month = await dashboard.dashboardOf(world.careSiteId, {
       search: new URLSearchParams({ range: "month" }),
       list: null,
       params: { q: "", sort: "lastName", order: "asc", page: 1 },
@@ -638,7 +639,7 @@ async function main() {
 
     const params = { q: "", sort: "lastName" as const, order: "asc" as const, page: 1 };
     const load = (search: URLSearchParams, list: Category | null) => () =>
-      dashboard.careSiteDashboard(world.careSiteId, { search, list, params, now: nowDate });
+      dashboard.dashboardOf(world.careSiteId, { search, list, params, now: nowDate });
     const biggest = [...CATEGORIES].sort((a, b) => first.counts[b] - first.counts[a])[0];
     const cases: Case[] = [
       {
@@ -668,7 +669,7 @@ async function main() {
       {
         label: `CSV of ${biggest} (week)`,
         rows: first.counts[biggest],
-        run: () => dashboard.dashboardCsv(world.careSiteId, biggest, new URLSearchParams()),
+        run: () => dashboard.dashboardCsvOf(world.careSiteId, biggest, new URLSearchParams()),
         floor: () => floor.list(week, biggest),
       },
     ];
@@ -835,8 +836,8 @@ function render(input: {
       `database ${Math.round(input.fileMb)} MB.`,
     "",
     `App: the model functions the route calls, in process through the app's Prisma client ` +
-      "(`careSiteDashboard(siteId, { search, list, params })`: counts only, or a category list, page 1 of 10 by last name; " +
-      "`dashboardCsv` for the CSV), without HTTP, session or rendering " +
+      "(`dashboardOf(siteId, { search, list, params })`, careSiteDashboard's work after its care-site check: counts only, or a category list, page 1 of 10 by last name; " +
+      "`dashboardCsvOf` for the CSV), without HTTP, session or rendering " +
       `(${["dashboard", "adherence"]
         .map(
           (m) =>

@@ -177,69 +177,85 @@ async function main() {
     const { configureDatabase, disconnectDatabase } = await import("../../app/lib/db.server");
     await configureDatabase();
 
+    // The lists are the provider's admins' (domain/access.server.ts mayAdministerAllCareSites).
+    const admin = {
+      id: "bench",
+      role: "superadmin",
+      email: "",
+      sites: [],
+      currentCareSiteId: null,
+    };
     const base = { q: "", sort: "name" as const, order: "asc" as const, page: 1 };
     const people = { ...base, role: "patient" as const, sort: "lastName" as const };
-    const careSiteTotal = (await models.listCareSites(base)).total;
-    const patientTotal = (await models.listEnrolledPeople(people)).total;
+    const careSiteTotal = (await models.listCareSites(admin, base)).total;
+    const patientTotal = (await models.listEnrolledPeople(admin, people)).total;
     const lastPage = (total: number) => Math.max(1, Math.ceil(total / 10));
-    const firstPatients = await models.listEnrolledPeople(people);
+    const firstPatients = await models.listEnrolledPeople(admin, people);
 
     const cases: Case[] = [
       {
         list: "counts",
         label: "getEnrolledCounts (4 counts)",
-        run: () => models.getEnrolledCounts(),
+        run: () => models.getEnrolledCounts(admin),
       },
-      { list: "care sites", label: "first page, name ↑", run: () => models.listCareSites(base) },
+      {
+        list: "care sites",
+        label: "first page, name ↑",
+        run: () => models.listCareSites(admin, base),
+      },
       {
         list: "care sites",
         label: 'search "spring"',
-        run: () => models.listCareSites({ ...base, q: "spring" }),
+        run: () => models.listCareSites(admin, { ...base, q: "spring" }),
       },
       ...models.CARE_SITE_SORTS.map((sort) => ({
         list: "care sites",
         label: `sort ${sort} ↓`,
-        run: () => models.listCareSites({ ...base, sort, order: "desc" }),
+        run: () => models.listCareSites(admin, { ...base, sort, order: "desc" }),
       })),
       {
         list: "care sites",
         label: `last page (${lastPage(careSiteTotal)})`,
-        run: () => models.listCareSites({ ...base, page: lastPage(careSiteTotal) }),
+        run: () => models.listCareSites(admin, { ...base, page: lastPage(careSiteTotal) }),
       },
       {
         list: "patients",
         label: "first page, last name ↑",
-        run: () => models.listEnrolledPeople(people),
+        run: () => models.listEnrolledPeople(admin, people),
       },
       {
         list: "patients",
         label: 'search "son"',
-        run: () => models.listEnrolledPeople({ ...people, q: "son" }),
+        run: () => models.listEnrolledPeople(admin, { ...people, q: "son" }),
       },
       {
         list: "patients",
         label: 'search "pending"',
-        run: () => models.listEnrolledPeople({ ...people, q: "pending" }),
+        run: () => models.listEnrolledPeople(admin, { ...people, q: "pending" }),
       },
       ...models.PERSON_SORTS.map((sort) => ({
         list: "patients",
         label: `sort ${sort} ↓`,
-        run: () => models.listEnrolledPeople({ ...people, sort, order: "desc" }),
+        run: () => models.listEnrolledPeople(admin, { ...people, sort, order: "desc" }),
       })),
       {
         list: "patients",
         label: `last page (${lastPage(patientTotal)})`,
-        run: () => models.listEnrolledPeople({ ...people, page: lastPage(patientTotal) }),
+        run: () => models.listEnrolledPeople(admin, { ...people, page: lastPage(patientTotal) }),
       },
       {
         list: "patients",
         label: "row links of a page (pairings)",
-        run: () => models.getPatientLinks(firstPatients.rows.map((r) => r.id)),
+        run: () =>
+          models.getPatientLinks(
+            admin,
+            firstPatients.rows.map((r) => r.id),
+          ),
       },
       {
         list: "clinicians",
         label: "first page, last name ↑",
-        run: () => models.listEnrolledPeople({ ...people, role: "clinician" }),
+        run: () => models.listEnrolledPeople(admin, { ...people, role: "clinician" }),
       },
     ];
     const results: Result[] = [];

@@ -216,7 +216,9 @@ async function main() {
     const prepSeconds = (performance.now() - started) / 1000;
     const fileMb = fs.statSync(file).size / 1024 / 1024;
 
-    const viewer = { id: world.clinicianId, role: "clinician", firstName: "Avery", lastName: "Clinician", measuringUnit: "Imperial" }; // prettier-ignore
+    const { loadActor } = await import("../../app/domain/access.server");
+    const actor = await loadActor({ id: world.clinicianId, role: "clinician" });
+    const viewer = { ...actor, firstName: "Avery", lastName: "Clinician", measuringUnit: "Imperial" }; // prettier-ignore
     const ids = { profileId: world.patientId, clinicId: world.careSiteId, pairId: world.pairingId };
     const find = async () => (await model.findProfile(viewer, ids))!;
     const loadView = async (query: string) =>

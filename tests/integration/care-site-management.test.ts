@@ -20,7 +20,7 @@ import {
   loader as profileLoader,
 } from "~/routes/app.clinicprofiledetails";
 import { careSiteMessages } from "~/validation/careSiteProfile";
-import { createCareSite, createUser, uid } from "../support/factories";
+import { actorOf, createCareSite, createUser, uid } from "../support/factories";
 import { bodyOf, locationOf, statusOf, type Browser } from "../support/requests";
 import { signedInBrowser } from "../support/session";
 
@@ -392,19 +392,22 @@ describe("care site scoping", () => {
     const params = { q: "", sort: "firstName" as const, order: "asc" as const, page: 1 };
     const superadmin = await createUser({ role: "superadmin" });
     for (const actor of [clinician, superadmin]) {
-      expect(await countEnrolled(actor, b.id)).toEqual({
+      expect(await countEnrolled(await actorOf(actor), b.id)).toEqual({
         patient: 0,
         clinician: 0,
         clinicadmin: 0,
       });
-      expect(await listEnrolled(actor, b.id, "patient", params)).toEqual({ rows: [], total: 0 });
-      expect(await getEnrolledMember(actor, b.id, m.id)).toBeNull();
-      expect(await getEnrolledPatient(actor, b.id, patientOfB.id)).toBeNull();
+      expect(await listEnrolled(await actorOf(actor), b.id, "patient", params)).toEqual({
+        rows: [],
+        total: 0,
+      });
+      expect(await getEnrolledMember(await actorOf(actor), b.id, m.id)).toBeNull();
+      expect(await getEnrolledPatient(await actorOf(actor), b.id, patientOfB.id)).toBeNull();
       // Naming care site A while asking for B's membership does not help either.
-      expect(await getEnrolledMember(actor, a.id, m.id)).toBeNull();
+      expect(await getEnrolledMember(await actorOf(actor), a.id, m.id)).toBeNull();
     }
     const ofB = await person("clinician", [{ id: b.id }]);
-    expect((await listEnrolled(ofB, b.id, "patient", params)).total).toBe(1);
+    expect((await listEnrolled(await actorOf(ofB), b.id, "patient", params)).total).toBe(1);
   });
 
   it("is for clinicadmin and clinician only; the profile page for superadmin and abmadmin only", async () => {

@@ -25,7 +25,7 @@ import { loader as attachmentLoader } from "~/routes/app.chat.$dialogId.attachme
 import { loader as streamLoader } from "~/routes/app.chat.$dialogId.stream";
 import { action as sendAction, loader as dialogLoader } from "~/routes/app.chat.$dialogId";
 import { action as newAction } from "~/routes/app.chat.new";
-import { createCareSite, createUser } from "../support/factories";
+import { actorOf, createCareSite, createUser } from "../support/factories";
 import { blankPng, peakRssGrowth } from "../support/imageBombs";
 import { bodyOf, locationOf, statusOf, type Browser } from "../support/requests";
 import { signedInBrowser } from "../support/session";
@@ -57,7 +57,7 @@ beforeAll(async () => {
 });
 
 async function contactIds(user: User) {
-  return new Set((await listContacts(user)).map((c) => c.id));
+  return new Set((await listContacts(await actorOf(user))).map((c) => c.id));
 }
 
 function png(width = 8, height = 8) {
@@ -71,7 +71,7 @@ function file(bytes: Buffer, name: string, type: string) {
 }
 
 async function direct(a: User, b: User) {
-  const opened = await startDirectDialog(a, b.id);
+  const opened = await startDirectDialog(await actorOf(a), b.id);
   if (!opened.ok) throw new Error(opened.message);
   return opened.dialogId;
 }
@@ -115,7 +115,7 @@ describe("contacts (accepted sharing, both ways)", () => {
     });
     expect((await contactIds(clinicianA)).has(pending.id)).toBe(false);
     expect((await contactIds(pending)).size).toBe(0);
-    const found = await listContacts(clinicianA, adminA.lastName);
+    const found = await listContacts(await actorOf(clinicianA), adminA.lastName);
     expect(found.map((c) => c.id)).toEqual([adminA.id]);
   });
 });
@@ -135,7 +135,7 @@ describe("conversations", () => {
   });
 
   it("names a group 'Group dialog' unless named, and lists it with the last message", async () => {
-    const made = await createGroupDialog(adminA, {
+    const made = await createGroupDialog(await actorOf(adminA), {
       memberIds: [clinicianA.id, clinicianA2.id, clinicianA.id],
       name: "  ",
     });
@@ -146,16 +146,16 @@ describe("conversations", () => {
     );
     expect(await prisma.chatParticipant.count({ where: { dialogId: id } })).toBe(3);
 
-    await sendMessage(clinicianA2, id, { text: "Hello group", file: null });
-    const listed = (await listDialogs(adminA)).find((d) => d.id === id)!;
+    await sendMessage(await actorOf(clinicianA2), id, { text: "Hello group", file: null });
+    const listed = (await listDialogs(await actorOf(adminA))).find((d) => d.id === id)!;
     expect(listed).toMatchObject({
       name: GROUP_DEFAULT_NAME,
       lastMessage: "Hello group",
       unread: 1,
     });
     expect(listed.lastMessageTime).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{1,2}:\d{2}:\d{1,2}$/);
-    expect((await listDialogs(adminA, "group dia")).map((d) => d.id)).toContain(id);
-    expect((await listDialogs(adminA, "nobody by that name")).length).toBe(0);
+    expect((await listDialogs(await actorOf(adminA), "group dia")).map((d) => d.id)).toContain(id);
+    expect((await listDialogs(await actorOf(adminA), "nobody by that name")).length).toBe(0);
   });
 
   it("refuses a non-contact in a crafted New Message or New group form, and creates nothing", async () => {
@@ -194,11 +194,14 @@ describe("sending and statuses", () => {
     const a = await createUser({ role: "clinician", careSites: [{ id: siteA.id }] });
     const b = await createUser({ role: "clinician", careSites: [{ id: siteA.id }] });
     const id = await direct(a, b);
-    expect(await sendMessage(a, id, { text: "  Are you in today?  ", file: null })).toEqual({
+    expect(
+      await sendMessage(await actorOf(a), id, { text: "  Are you in today?  ", file: null }),
+    ).toEqual({
       ok: true,
     });
 
-    const statusOfOwn = async () => (await loadMessages(a, id)).messages.at(-1)!.status;
+    const statusOfOwn = async () =>
+      (await loadMessages(await actorOf(a), id)).messages.at(-1)!.status;
     expect(await statusOfOwn()).toBe("sent");
     expect(await countUnreadMessages(b.id)).toBe(1);
 
@@ -250,7 +253,7 @@ describe("sending and statuses", () => {
       { dialogId: id },
     );
     expect(locationOf(sent)).toBe(`/app/chat/${id}`);
-    const last = (await loadMessages(adminA, id)).messages.at(-1)!;
+    const last = (await loadMessages(await actorOf(adminA), id)).messages.at(-1)!;
     expect(last.body).toBe(ATTACHMENT_PLACEHOLDER);
     expect(last.attachments).toHaveLength(1);
     const attachmentId = last.attachments[0].id;
@@ -330,11 +333,14 @@ describe("sending and statuses", () => {
       .tiff()
       .toBuffer();
     expect(
-      await sendMessage(adminA, id, { text: "tiff", file: file(tiff, "x.tif", "image/tiff") }),
+      await sendMessage(await actorOf(adminA), id, {
+        text: "tiff",
+        file: file(tiff, "x.tif", "image/tiff"),
+      }),
     ).toEqual({
       ok: true,
     });
-    const last = (await loadMessages(adminA, id)).messages.at(-1)!;
+    const last = (await loadMessages(await actorOf(adminA), id)).messages.at(-1)!;
     const upload = await prisma.chatAttachment.findUniqueOrThrow({
       where: { id: last.attachments[0].id },
       include: { upload: true },
@@ -353,8 +359,9 @@ describe("sending and statuses", () => {
       const bomb = await blankPng(width, height);
       expect(bomb.length).toBeLessThan(MAX_ATTACHMENT_BYTES);
       // A full decode would take 1 byte (grey) to 4 bytes a pixel: 256 MB to 6.4 GB.
+      const actor = await actorOf(adminA);
       const { result, growth } = await peakRssGrowth(() =>
-        sendMessage(adminA, id, { text: "", file: file(bomb, "bomb.png", "image/png") }),
+        sendMessage(actor, id, { text: "", file: file(bomb, "bomb.png", "image/png") }),
       );
       expect(result).toEqual({ ok: false, message: CHAT_MESSAGES.tooManyPixels });
       expect(growth).toBeLessThan(64 * 1024 * 1024);
@@ -382,11 +389,14 @@ describe("sending and statuses", () => {
       [await png(), "small.png", "png", 8, 8],
     ] as const) {
       expect(
-        await sendMessage(adminA, id, { text: name, file: file(bytes, name, "image/x") }),
+        await sendMessage(await actorOf(adminA), id, {
+          text: name,
+          file: file(bytes, name, "image/x"),
+        }),
       ).toEqual({
         ok: true,
       });
-      const last = (await loadMessages(adminA, id)).messages.at(-1)!;
+      const last = (await loadMessages(await actorOf(adminA), id)).messages.at(-1)!;
       const { upload } = await prisma.chatAttachment.findUniqueOrThrow({
         where: { id: last.attachments[0].id },
         include: { upload: true },
@@ -403,7 +413,7 @@ describe("sending and statuses", () => {
   it("lets a user removed from the shared care site read the past, not post", async () => {
     const leaving = await createUser({ role: "clinician", careSites: [{ id: siteA.id }] });
     const id = await direct(adminA, leaving);
-    await sendMessage(adminA, id, { text: "Before you go", file: null });
+    await sendMessage(await actorOf(adminA), id, { text: "Before you go", file: null });
     await prisma.membership.updateMany({
       where: { userId: leaving.id },
       data: { status: "blocked" },
@@ -422,7 +432,7 @@ describe("sending and statuses", () => {
     );
     expect((await bodyOf<{ error: string }>(refused)).error).toBe(CHAT_MESSAGES.cannotPost);
     // Nor may the admin post to someone who is no longer a contact.
-    expect(await sendMessage(adminA, id, { text: "hello?", file: null })).toEqual({
+    expect(await sendMessage(await actorOf(adminA), id, { text: "hello?", file: null })).toEqual({
       ok: false,
       message: CHAT_MESSAGES.cannotPost,
     });
@@ -439,12 +449,12 @@ describe("sending and statuses", () => {
         createdAt: new Date(start + k * 1000),
       })),
     });
-    const first = await loadMessages(superadmin, id);
+    const first = await loadMessages(await actorOf(superadmin), id);
     expect(first.messages).toHaveLength(50);
     expect(first.messages[0].body).toBe("message 71");
     expect(first.messages.at(-1)!.body).toBe("message 120");
     expect(first.hasOlder).toBe(true);
-    const three = await loadMessages(superadmin, id, 3);
+    const three = await loadMessages(await actorOf(superadmin), id, 3);
     expect(three.messages).toHaveLength(120);
     expect(three.messages[0].body).toBe("message 1");
     expect(three.hasOlder).toBe(false);
@@ -500,11 +510,11 @@ describe("the stream", () => {
     const reader = response.body!.getReader();
     await nextEvent(reader, "ready");
 
-    await sendMessage(a, id, { text: "ping", file: null });
+    await sendMessage(await actorOf(a), id, { text: "ping", file: null });
     const change = await nextEvent(reader, "change");
     // Read at once: the conversation is open on b's page.
     expect(change.unread).toBe(0);
-    expect((await loadMessages(a, id)).messages.at(-1)!.status).toBe("read");
+    expect((await loadMessages(await actorOf(a), id)).messages.at(-1)!.status).toBe("read");
     abort.abort();
   });
 

@@ -4,7 +4,7 @@
 // tests/integration/devicelog-upload.test.ts.
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
-import { dashboardCsv } from "~/models/dashboard.server";
+import { dashboardCsvOf } from "~/models/dashboard.server";
 import { summaryCsv, type SummaryRow } from "~/models/dailySummary.server";
 import { deviceStatsCsv } from "~/models/deviceStats.server";
 import { loader as enrolledCsvLoader } from "~/routes/app.caresitesettingdashboard.csv";
@@ -24,7 +24,7 @@ describe("CSV exports disarm formula cells", () => {
         pairedAt: new Date(Date.now() - 10 * DAY),
       });
     }
-    const { csv } = await dashboardCsv(site.id, "never", new URLSearchParams());
+    const { csv } = await dashboardCsvOf(site.id, "never", new URLSearchParams());
     const [header, ...rows] = csvRecords(csv);
     expect(header.slice(0, 2)).toEqual(["Last Name", "First Name"]);
     expect(rows.map((r) => r[0]).sort()).toEqual(FORMULA_CELLS.map(disarmed).sort());

@@ -13,7 +13,7 @@ import {
   type Prescription,
   type TherapyRecord,
 } from "../../scripts/sim/client";
-import { createCareSite, createPairedPatient } from "../support/factories";
+import { actorOf, createCareSite, createPairedPatient, createUser } from "../support/factories";
 import { startDeviceApiServer } from "../support/deviceApiServer";
 
 const ZONE = "America/Chicago";
@@ -110,8 +110,16 @@ describe("transmissions through HTTP make the dashboard", () => {
     await finaliseDays(site.id, week[0], yesterday);
 
     const params = { q: "", sort: "lastName" as const, order: "asc" as const, page: 1 };
-    const view = (list: Category | null) =>
-      careSiteDashboard(site.id, { search: new URLSearchParams(), list, params });
+    // Seen as a clinician of the care site (the dashboard is its staff's).
+    const clinician = await actorOf(
+      await createUser({ role: "clinician", careSites: [{ id: site.id }] }),
+    );
+    const view = async (list: Category | null) =>
+      (await careSiteDashboard(clinician, site.id, {
+        search: new URLSearchParams(),
+        list,
+        params,
+      }))!;
     const dashboard = await view(null);
     expect(dashboard.counts).toEqual({
       below75: 3, // Ben 50 %, Cal 10/28 = 36 %, Dee 0 %

@@ -19,11 +19,12 @@ import {
   type InvitationActor,
 } from "~/models/invitation.server";
 import { findInvitationByToken, hashInvitationToken } from "~/models/invitationToken.server";
-import { createCareSite, createUser, uid } from "../support/factories";
+import { actorOf, createCareSite, createUser, uid } from "../support/factories";
 import { MALFORMED_EMAILS } from "../support/malformedEmails";
 
 type User = Awaited<ReturnType<typeof createUser>>;
-const actor = (u: User): InvitationActor => ({ id: u.id, role: u.role, email: u.email });
+/** The user's Actor now, as the next request would build it. */
+const actor = (u: User): Promise<InvitationActor> => actorOf(u);
 const newEmail = (prefix = "inv") => `${uid(prefix)}@example.test`;
 const DAY = 24 * 3_600_000;
 
@@ -62,7 +63,7 @@ async function siteAdmin() {
 
 /** One invitation sent through the model; returns its row and the link's token. */
 async function sendOne(from: User, email: string, role: string, careSiteId: string | null) {
-  const result = await sendInvitations(actor(from), {
+  const result = await sendInvitations(await actor(from), {
     email,
     role,
     careSiteIds: careSiteId ? [careSiteId] : [],
@@ -88,7 +89,7 @@ describe("sending invitations", () => {
     const email = newEmail();
     const before = Date.now();
     const result = await sendInvitations(
-      actor(admin),
+      await actor(admin),
       { email: `  ${email.toUpperCase()} `, role: "Clinician", careSiteIds: [a.id, b.id] },
       { ip: "203.0.113.9" },
     );
@@ -160,7 +161,7 @@ describe("sending invitations", () => {
     const email = newEmail("abm");
     const site = await createCareSite();
     expect(
-      await sendInvitations(actor(superadmin), {
+      await sendInvitations(await actor(superadmin), {
         email,
         role: "abmadmin",
         careSiteIds: [site.id],
@@ -172,7 +173,7 @@ describe("sending invitations", () => {
     expect((await emailsTo(email))[0].body).toContain("ABM Admin");
 
     expect(
-      await sendInvitations(actor(superadmin), { email, role: "abmadmin", careSiteIds: [] }),
+      await sendInvitations(await actor(superadmin), { email, role: "abmadmin", careSiteIds: [] }),
     ).toEqual({ ok: false, message: m.alreadyInvited });
     expect(await invitationsTo(email)).toHaveLength(1);
   });
@@ -194,12 +195,16 @@ describe("sending invitations", () => {
       const email = newEmail();
       for (const role of ["clinician", "clinicadmin", "abmadmin", "superadmin", "nurse"]) {
         expect(
-          await sendInvitations(actor(clinician), { email, role, careSiteIds: [site.id] }),
+          await sendInvitations(await actor(clinician), { email, role, careSiteIds: [site.id] }),
         ).toEqual({ ok: false, message: m.roleNotAllowed });
       }
       const patient = await createUser({ role: "patient", careSites: [{ id: site.id }] });
       expect(
-        await sendInvitations(actor(patient), { email, role: "patient", careSiteIds: [site.id] }),
+        await sendInvitations(await actor(patient), {
+          email,
+          role: "patient",
+          careSiteIds: [site.id],
+        }),
       ).toEqual({ ok: false, message: m.roleNotAllowed });
       await expectNothingFor(email);
     });
@@ -210,21 +215,21 @@ describe("sending invitations", () => {
       const abmadmin = await createUser({ role: "abmadmin" });
       const clinician = await createUser({ role: "clinician" });
       expect(
-        await sendInvitations(actor(admin), {
+        await sendInvitations(await actor(admin), {
           email: abmadmin.email,
           role: "clinicadmin",
           careSiteIds: [a.id],
         }),
       ).toEqual({ ok: false, message: m.onlyPatients });
       expect(
-        await sendInvitations(actor(superadmin), {
+        await sendInvitations(await actor(superadmin), {
           email: clinician.email,
           role: "clinicadmin",
           careSiteIds: [a.id],
         }),
       ).toEqual({ ok: false, message: m.superAdminRoles });
       expect(
-        await sendInvitations(actor(superadmin), {
+        await sendInvitations(await actor(superadmin), {
           email: abmadmin.email,
           role: "abmadmin",
           careSiteIds: [],
@@ -232,7 +237,7 @@ describe("sending invitations", () => {
       ).toEqual({ ok: false, message: m.alreadyHoldsRole });
       // The existing role is the only option: an existing clinician cannot be made a patient.
       expect(
-        await sendInvitations(actor(admin), {
+        await sendInvitations(await actor(admin), {
           email: clinician.email,
           role: "patient",
           careSiteIds: [a.id],
@@ -256,7 +261,7 @@ describe("sending invitations", () => {
       const email = newEmail();
       for (const careSiteIds of [[a.id, other.id], [other.id], [pendingSite.id]]) {
         expect(
-          await sendInvitations(actor(admin), { email, role: "clinician", careSiteIds }),
+          await sendInvitations(await actor(admin), { email, role: "clinician", careSiteIds }),
         ).toEqual({ ok: false, message: m.careSiteNotAvailable });
       }
       await expectNothingFor(email);
@@ -271,21 +276,21 @@ describe("sending invitations", () => {
       });
       const email = newEmail();
       expect(
-        await sendInvitations(actor(admin), {
+        await sendInvitations(await actor(admin), {
           email,
           role: "patient",
           careSiteIds: [a.id, "no-such-site"],
         }),
       ).toEqual({ ok: false, message: m.careSiteNotAvailable });
       expect(
-        await sendInvitations(actor(superadmin), {
+        await sendInvitations(await actor(superadmin), {
           email,
           role: "clinicadmin",
           careSiteIds: [inactive.id],
         }),
       ).toEqual({ ok: false, message: m.careSiteNotAvailable });
       expect(
-        await sendInvitations(actor(admin), { email, role: "patient", careSiteIds: [] }),
+        await sendInvitations(await actor(admin), { email, role: "patient", careSiteIds: [] }),
       ).toEqual({ ok: false, message: m.careSiteRequired });
       await expectNothingFor(email);
     });
@@ -297,7 +302,7 @@ describe("sending invitations", () => {
         careSites: [{ id: a.id }, { id: b.id, status: "pending" }],
       });
       expect(
-        await sendInvitations(actor(admin), {
+        await sendInvitations(await actor(admin), {
           email: clinician.email,
           role: "clinician",
           careSiteIds: [a.id],
@@ -310,7 +315,11 @@ describe("sending invitations", () => {
       const { admin, a } = await siteAdmin();
       for (const email of ["", "no-at-sign", "a@b", "a b@example.test", ...MALFORMED_EMAILS]) {
         expect(
-          await sendInvitations(actor(admin), { email, role: "patient", careSiteIds: [a.id] }),
+          await sendInvitations(await actor(admin), {
+            email,
+            role: "patient",
+            careSiteIds: [a.id],
+          }),
         ).toEqual({ ok: false, message: m.invalidEmail });
       }
     });
@@ -328,15 +337,15 @@ describe("the dialog's lookups", () => {
     const { admin } = await siteAdmin();
     const patient = await createUser({ role: "patient" });
     const abmadmin = await createUser({ role: "abmadmin" });
-    expect(await invitationRoleOptions(actor(admin), newEmail())).toEqual({
+    expect(await invitationRoleOptions(await actor(admin), newEmail())).toEqual({
       existingRole: null,
       options: ["clinicadmin", "clinician", "patient"],
     });
-    expect(await invitationRoleOptions(actor(admin), patient.email)).toEqual({
+    expect(await invitationRoleOptions(await actor(admin), patient.email)).toEqual({
       existingRole: "patient",
       options: ["patient"],
     });
-    expect(await invitationRoleOptions(actor(admin), abmadmin.email)).toEqual({
+    expect(await invitationRoleOptions(await actor(admin), abmadmin.email)).toEqual({
       existingRole: "abmadmin",
       options: [],
       message: m.onlyPatients,
@@ -393,7 +402,7 @@ describe("the dialog's lookups", () => {
       data: { careSiteId: sites.expiredInvite.id, expiresAt: new Date(Date.now() - 1000) },
     });
 
-    const offered = await invitableCareSites(actor(admin), invitee.email.toUpperCase());
+    const offered = await invitableCareSites(await actor(admin), invitee.email.toUpperCase());
     expect(offered).toEqual([
       {
         id: sites.blocked.id,
@@ -408,14 +417,16 @@ describe("the dialog's lookups", () => {
 
     // The provider's admins choose among all active care sites.
     const superadmin = await createUser({ role: "superadmin" });
-    const all = (await invitableCareSites(actor(superadmin), newEmail())).map((s) => s.id);
+    const all = (await invitableCareSites(await actor(superadmin), newEmail())).map((s) => s.id);
     expect(all).toContain(sites.actorPending.id);
     expect(all).not.toContain(sites.inactive.id);
-    const names = (await invitableCareSites(actor(superadmin), newEmail())).map((s) => s.name);
+    const names = (await invitableCareSites(await actor(superadmin), newEmail())).map(
+      (s) => s.name,
+    );
     expect(names).toEqual([...names].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
 
     const patient = await createUser({ role: "patient", careSites: [{ id: sites.free.id }] });
-    expect(await invitableCareSites(actor(patient), newEmail())).toEqual([]);
+    expect(await invitableCareSites(await actor(patient), newEmail())).toEqual([]);
   });
 });
 
@@ -439,19 +450,19 @@ describe("the Sent and Received lists", () => {
     const colleague = await createUser({ role: "clinicadmin", careSites: [{ id: a.id }] });
     await sendOne(colleague, `${tag}-colleague@example.test`, "patient", a.id);
 
-    const page1 = await listSentInvitations(actor(admin), { q: tag });
+    const page1 = await listSentInvitations(await actor(admin), { q: tag });
     expect(page1.total).toBe(12);
     expect(page1.rows.map((r) => r.email)).toEqual(emails.slice(0, 10));
-    const page2 = await listSentInvitations(actor(admin), { q: tag, page: 2 });
+    const page2 = await listSentInvitations(await actor(admin), { q: tag, page: 2 });
     expect(page2.rows.map((r) => r.email)).toEqual(emails.slice(10));
-    expect((await listSentInvitations(actor(admin), { q: tag, order: "desc" })).rows[0].email).toBe(
-      emails[11],
-    );
+    expect(
+      (await listSentInvitations(await actor(admin), { q: tag, order: "desc" })).rows[0].email,
+    ).toBe(emails[11]);
 
-    const all = await listSentInvitations(actor(admin));
+    const all = await listSentInvitations(await actor(admin));
     expect(all.total).toBe(13);
     expect(all.rows).toHaveLength(10);
-    const memberRow = (await listSentInvitations(actor(admin), { q: member.email })).rows;
+    const memberRow = (await listSentInvitations(await actor(admin), { q: member.email })).rows;
     expect(memberRow).toEqual([
       expect.objectContaining({
         email: member.email,
@@ -468,23 +479,25 @@ describe("the Sent and Received lists", () => {
     expect(page1.rows[0].inviteeUserId).toBeNull();
 
     // Search by care site name, role (code or display name), status; in the database.
-    expect((await listSentInvitations(actor(admin), { q: b.name })).total).toBe(6);
-    expect((await listSentInvitations(actor(admin), { q: b.name.toUpperCase() })).total).toBe(6);
-    const patients = await listSentInvitations(actor(admin), { q: "patient" });
+    expect((await listSentInvitations(await actor(admin), { q: b.name })).total).toBe(6);
+    expect((await listSentInvitations(await actor(admin), { q: b.name.toUpperCase() })).total).toBe(
+      6,
+    );
+    const patients = await listSentInvitations(await actor(admin), { q: "patient" });
     expect(patients.total).toBe(4);
     expect(patients.rows.every((r) => r.role === "patient")).toBe(true);
-    expect((await listSentInvitations(actor(admin), { q: "Clinici" })).total).toBe(9);
-    expect((await listSentInvitations(actor(admin), { q: "pend" })).total).toBe(13);
-    expect((await listSentInvitations(actor(admin), { q: "accepted" })).total).toBe(0);
+    expect((await listSentInvitations(await actor(admin), { q: "Clinici" })).total).toBe(9);
+    expect((await listSentInvitations(await actor(admin), { q: "pend" })).total).toBe(13);
+    expect((await listSentInvitations(await actor(admin), { q: "accepted" })).total).toBe(0);
     // % and _ are LIKE wildcards to SQLite: they may match more, never outside the actor's rows.
     for (const q of ["%", "_", "%colleague%"]) {
-      const wild = await listSentInvitations(actor(admin), { q });
+      const wild = await listSentInvitations(await actor(admin), { q });
       expect(wild.total).toBeLessThanOrEqual(13);
       expect(wild.rows.some((r) => r.email.includes("colleague"))).toBe(false);
     }
 
     // Sort by care site name and by role.
-    const bySite = await listSentInvitations(actor(admin), {
+    const bySite = await listSentInvitations(await actor(admin), {
       q: tag,
       sort: "careSiteName",
       order: "desc",
@@ -492,20 +505,20 @@ describe("the Sent and Received lists", () => {
     const [first, second] = [a.name, b.name].sort();
     expect(bySite.rows.slice(0, 6).every((r) => r.careSiteName === second)).toBe(true);
     expect(bySite.rows.slice(6).every((r) => r.careSiteName === first)).toBe(true);
-    const byRole = await listSentInvitations(actor(admin), { q: tag, sort: "role" });
+    const byRole = await listSentInvitations(await actor(admin), { q: tag, sort: "role" });
     expect(byRole.rows.slice(0, 8).every((r) => r.role === "clinician")).toBe(true);
     // An unknown sort key or page falls back to the defaults.
     expect(
-      (await listSentInvitations(actor(admin), { q: tag, sort: "tokenHash", page: -3 })).rows[0]
-        .email,
+      (await listSentInvitations(await actor(admin), { q: tag, sort: "tokenHash", page: -3 }))
+        .rows[0].email,
     ).toBe(emails[0]);
 
     // Scoping: the colleague's list never holds the admin's invitations, and the other way round.
-    const theirs = await listSentInvitations(actor(colleague), { q: tag });
+    const theirs = await listSentInvitations(await actor(colleague), { q: tag });
     expect(theirs.total).toBe(1);
     expect(theirs.rows[0].email).toBe(`${tag}-colleague@example.test`);
-    expect((await listSentInvitations(actor(admin), { q: "colleague" })).total).toBe(0);
-    expect(await countInvitations(actor(admin))).toEqual({ sent: 13, received: 0 });
+    expect((await listSentInvitations(await actor(admin), { q: "colleague" })).total).toBe(0);
+    expect(await countInvitations(await actor(admin))).toEqual({ sent: 13, received: 0 });
   });
 
   it("lists the invitations to the actor's email with sender and care site", async () => {
@@ -529,7 +542,7 @@ describe("the Sent and Received lists", () => {
     );
 
     const list = await listReceivedInvitations({
-      ...actor(invitee),
+      ...(await actor(invitee)),
       email: invitee.email.toUpperCase(),
     });
     expect(list.total).toBe(3);
@@ -543,20 +556,22 @@ describe("the Sent and Received lists", () => {
       actions: ["accept", "reject"],
     });
     expect(
-      (await listReceivedInvitations(actor(invitee), { order: "desc" })).rows.map(
+      (await listReceivedInvitations(await actor(invitee), { order: "desc" })).rows.map(
         (r) => r.careSiteName,
       ),
     ).toEqual([`C ${tag}`, `B ${tag}`, `A ${tag}`]);
 
     const rejected = list.rows[1];
-    await applyInvitationAction(actor(invitee), rejected.id, "reject");
-    const byStatus = await listReceivedInvitations(actor(invitee), { sort: "status" });
+    await applyInvitationAction(await actor(invitee), rejected.id, "reject");
+    const byStatus = await listReceivedInvitations(await actor(invitee), { sort: "status" });
     expect(byStatus.rows.map((r) => r.status)).toEqual(["pending", "pending", "rejected"]);
     expect(byStatus.rows[2].actions).toEqual([]);
-    expect((await listReceivedInvitations(actor(invitee), { q: "reject" })).total).toBe(1);
-    expect((await listReceivedInvitations(actor(invitee), { q: `C ${tag}` })).total).toBe(1);
-    expect((await listReceivedInvitations(actor(invitee), { q: aSender.lastName })).total).toBe(1);
-    expect(await countInvitations(actor(invitee))).toEqual({ sent: 0, received: 3 });
+    expect((await listReceivedInvitations(await actor(invitee), { q: "reject" })).total).toBe(1);
+    expect((await listReceivedInvitations(await actor(invitee), { q: `C ${tag}` })).total).toBe(1);
+    expect(
+      (await listReceivedInvitations(await actor(invitee), { q: aSender.lastName })).total,
+    ).toBe(1);
+    expect(await countInvitations(await actor(invitee))).toEqual({ sent: 0, received: 3 });
     expect(await countPendingInvitations(invitee.email)).toBe(2);
   });
 
@@ -571,17 +586,17 @@ describe("the Sent and Received lists", () => {
       careSites: sites.map((s) => ({ id: s.id })),
     });
     expect(
-      await sendInvitations(actor(admin), {
+      await sendInvitations(await actor(admin), {
         email: invitee.email,
         role: "patient",
         careSiteIds: sites.map((s) => s.id),
       }),
     ).toEqual({ ok: true, count: 11 });
-    const page1 = await listReceivedInvitations(actor(invitee));
-    const page2 = await listReceivedInvitations(actor(invitee), { page: 2 });
+    const page1 = await listReceivedInvitations(await actor(invitee));
+    const page2 = await listReceivedInvitations(await actor(invitee), { page: 2 });
     expect([page1.rows.length, page2.rows.length, page1.total]).toEqual([10, 1, 11]);
     expect(new Set([...page1.rows, ...page2.rows].map((r) => r.id)).size).toBe(11);
-    expect((await listReceivedInvitations(actor(superadmin))).total).toBe(0);
+    expect((await listReceivedInvitations(await actor(superadmin))).total).toBe(0);
   });
 });
 
@@ -608,7 +623,7 @@ describe("invitation actions", () => {
 
   it("accept: the invitee joins the care site; the first care site flips isAssociatedClinic", async () => {
     const { admin, b, invitee, invitation, token } = await invited();
-    expect(await applyInvitationAction(actor(invitee), invitation.id, "accept")).toEqual({
+    expect(await applyInvitationAction(await actor(invitee), invitation.id, "accept")).toEqual({
       ok: true,
       status: "accepted",
       command: "UPDATE",
@@ -623,11 +638,13 @@ describe("invitation actions", () => {
 
     // A second care site is no flip.
     const second = await sendOne(admin, invitee.email, "clinician", b.id);
-    expect(await applyInvitationAction(actor(invitee), second.invitation.id, "accept")).toEqual({
+    expect(
+      await applyInvitationAction(await actor(invitee), second.invitation.id, "accept"),
+    ).toEqual({
       ok: true,
       status: "accepted",
     });
-    const sent = await listSentInvitations(actor(admin), { q: invitee.email });
+    const sent = await listSentInvitations(await actor(admin), { q: invitee.email });
     expect(sent.rows.map((r) => [r.status, r.actions])).toEqual([
       ["accepted", ["revoke"]],
       ["accepted", ["revoke"]],
@@ -640,7 +657,7 @@ describe("invitation actions", () => {
       where: { id: invitation.id },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
-    expect(await applyInvitationAction(actor(invitee), invitation.id, "accept")).toEqual({
+    expect(await applyInvitationAction(await actor(invitee), invitation.id, "accept")).toEqual({
       ok: false,
       message: "Link Expired !!!",
     });
@@ -655,7 +672,7 @@ describe("invitation actions", () => {
       where: { id: (await createUser({ role: "clinician" })).id },
       data: { email },
     });
-    expect(await applyInvitationAction(actor(registered), adminInvite.id, "accept")).toEqual({
+    expect(await applyInvitationAction(await actor(registered), adminInvite.id, "accept")).toEqual({
       ok: false,
       message: m.roleMismatch,
     });
@@ -670,12 +687,12 @@ describe("invitation actions", () => {
       where: { id: (await createUser({ role: "abmadmin" })).id },
       data: { email },
     });
-    expect(await applyInvitationAction(actor(abmadmin), invitation.id, "accept")).toEqual({
+    expect(await applyInvitationAction(await actor(abmadmin), invitation.id, "accept")).toEqual({
       ok: true,
       status: "accepted",
     });
     expect(await prisma.membership.count({ where: { userId: abmadmin.id } })).toBe(0);
-    const [row] = (await listReceivedInvitations(actor(abmadmin))).rows;
+    const [row] = (await listReceivedInvitations(await actor(abmadmin))).rows;
     expect(row).toMatchObject({ careSiteName: null, senderRole: "superadmin" });
   });
 
@@ -690,7 +707,7 @@ describe("invitation actions", () => {
         status: "pending",
       },
     });
-    expect(await applyInvitationAction(actor(invitee), invitation.id, "reject")).toEqual({
+    expect(await applyInvitationAction(await actor(invitee), invitation.id, "reject")).toEqual({
       ok: true,
       status: "rejected",
     });
@@ -702,7 +719,7 @@ describe("invitation actions", () => {
       data: { expiresAt: new Date(Date.now() - DAY) },
     });
     const before = Date.now();
-    expect(await applyInvitationAction(actor(admin), invitation.id, "resend")).toEqual({
+    expect(await applyInvitationAction(await actor(admin), invitation.id, "resend")).toEqual({
       ok: true,
       status: "resend",
     });
@@ -721,11 +738,11 @@ describe("invitation actions", () => {
     expect((await membershipOf(invitee.id, invitation.careSiteId!))?.status).toBe("pending");
 
     // A resent invitation behaves like a pending one on both sides.
-    expect(await applyInvitationAction(actor(admin), invitation.id, "resend")).toMatchObject({
+    expect(await applyInvitationAction(await actor(admin), invitation.id, "resend")).toMatchObject({
       ok: true,
       status: "resend",
     });
-    expect(await applyInvitationAction(actor(invitee), invitation.id, "accept")).toEqual({
+    expect(await applyInvitationAction(await actor(invitee), invitation.id, "accept")).toEqual({
       ok: true,
       status: "accepted",
       command: "UPDATE",
@@ -749,7 +766,7 @@ describe("invitation actions", () => {
         status: "pending",
       },
     });
-    expect(await applyInvitationAction(actor(admin), invitation.id, "remove")).toEqual({
+    expect(await applyInvitationAction(await actor(admin), invitation.id, "remove")).toEqual({
       ok: true,
       status: "blocked",
     });
@@ -757,16 +774,16 @@ describe("invitation actions", () => {
     expect(await findInvitationByToken(token)).toBe("expired");
     // The pending membership ends with it, so the care site can be offered again.
     expect((await membershipOf(invitee.id, invitation.careSiteId!))?.status).toBe("blocked");
-    expect((await invitableCareSites(actor(admin), invitee.email)).map((s) => s.id)).toContain(
-      invitation.careSiteId,
-    );
+    expect(
+      (await invitableCareSites(await actor(admin), invitee.email)).map((s) => s.id),
+    ).toContain(invitation.careSiteId);
     // The invitee cannot bring it back.
-    expect((await listReceivedInvitations(actor(invitee))).rows[0].actions).toEqual([]);
-    expect(await applyInvitationAction(actor(invitee), invitation.id, "reactivate")).toEqual({
+    expect((await listReceivedInvitations(await actor(invitee))).rows[0].actions).toEqual([]);
+    expect(await applyInvitationAction(await actor(invitee), invitation.id, "reactivate")).toEqual({
       ok: false,
       message: m.actionNotAvailable,
     });
-    expect(await applyInvitationAction(actor(invitee), invitation.id, "accept")).toEqual({
+    expect(await applyInvitationAction(await actor(invitee), invitation.id, "accept")).toEqual({
       ok: false,
       message: m.actionNotAvailable,
     });
@@ -778,18 +795,18 @@ describe("invitation actions", () => {
 
   it("revoke ends access at once, and the invitee cannot reactivate it", async () => {
     const { admin, invitee, invitation } = await invited();
-    await applyInvitationAction(actor(invitee), invitation.id, "accept");
-    expect(await applyInvitationAction(actor(admin), invitation.id, "revoke")).toEqual({
+    await applyInvitationAction(await actor(invitee), invitation.id, "accept");
+    expect(await applyInvitationAction(await actor(admin), invitation.id, "revoke")).toEqual({
       ok: true,
       status: "blocked",
       command: "UPDATE",
     });
     expect((await membershipOf(invitee.id, invitation.careSiteId!))?.status).toBe("blocked");
-    expect((await listReceivedInvitations(actor(invitee))).rows[0]).toMatchObject({
+    expect((await listReceivedInvitations(await actor(invitee))).rows[0]).toMatchObject({
       status: "blocked",
       actions: [],
     });
-    expect(await applyInvitationAction(actor(invitee), invitation.id, "reactivate")).toEqual({
+    expect(await applyInvitationAction(await actor(invitee), invitation.id, "reactivate")).toEqual({
       ok: false,
       message: m.actionNotAvailable,
     });
@@ -799,9 +816,9 @@ describe("invitation actions", () => {
   it("revoke at one of two care sites is no flip", async () => {
     const { admin, b, invitee, invitation } = await invited();
     const second = await sendOne(admin, invitee.email, "clinician", b.id);
-    await applyInvitationAction(actor(invitee), invitation.id, "accept");
-    await applyInvitationAction(actor(invitee), second.invitation.id, "accept");
-    expect(await applyInvitationAction(actor(admin), invitation.id, "revoke")).toEqual({
+    await applyInvitationAction(await actor(invitee), invitation.id, "accept");
+    await applyInvitationAction(await actor(invitee), second.invitation.id, "accept");
+    expect(await applyInvitationAction(await actor(admin), invitation.id, "revoke")).toEqual({
       ok: true,
       status: "blocked",
     });
@@ -815,32 +832,40 @@ describe("invitation actions", () => {
     await prisma.membership.create({
       data: { careSiteId: inactive.id, userId: invitee.id, role: "clinician", status: "accepted" },
     });
-    expect(await applyInvitationAction(actor(invitee), invitation.id, "accept")).toMatchObject({
+    expect(
+      await applyInvitationAction(await actor(invitee), invitation.id, "accept"),
+    ).toMatchObject({
       command: "UPDATE",
     });
   });
 
   it("deactivate and reactivate pause and restore the membership, as often as wanted", async () => {
     const { admin, invitee, invitation } = await invited();
-    await applyInvitationAction(actor(invitee), invitation.id, "accept");
+    await applyInvitationAction(await actor(invitee), invitation.id, "accept");
     const acceptedAt = (await membershipOf(invitee.id, invitation.careSiteId!))!.acceptedAt;
     for (let round = 0; round < 2; round++) {
-      expect(await applyInvitationAction(actor(invitee), invitation.id, "deactivate")).toEqual({
+      expect(
+        await applyInvitationAction(await actor(invitee), invitation.id, "deactivate"),
+      ).toEqual({
         ok: true,
         status: "blocked",
         command: "UPDATE",
       });
       expect((await membershipOf(invitee.id, invitation.careSiteId!))?.status).toBe("blocked");
-      expect((await listReceivedInvitations(actor(invitee))).rows[0].actions).toEqual([
+      expect((await listReceivedInvitations(await actor(invitee))).rows[0].actions).toEqual([
         "reactivate",
       ]);
-      expect((await getInvitation(actor(invitee), invitation.id))?.actions).toEqual(["reactivate"]);
+      expect((await getInvitation(await actor(invitee), invitation.id))?.actions).toEqual([
+        "reactivate",
+      ]);
       // Nothing to do for the sender on a blocked invitation.
-      expect(await applyInvitationAction(actor(admin), invitation.id, "revoke")).toEqual({
+      expect(await applyInvitationAction(await actor(admin), invitation.id, "revoke")).toEqual({
         ok: false,
         message: m.actionNotAvailable,
       });
-      expect(await applyInvitationAction(actor(invitee), invitation.id, "reactivate")).toEqual({
+      expect(
+        await applyInvitationAction(await actor(invitee), invitation.id, "reactivate"),
+      ).toEqual({
         ok: true,
         status: "accepted",
         command: "UPDATE",
@@ -849,8 +874,8 @@ describe("invitation actions", () => {
       expect(membership).toMatchObject({ status: "accepted", acceptedAt });
     }
     // After the sender's revoke, the invitee's earlier pauses do not let them back in.
-    await applyInvitationAction(actor(admin), invitation.id, "revoke");
-    expect(await applyInvitationAction(actor(invitee), invitation.id, "reactivate")).toEqual({
+    await applyInvitationAction(await actor(admin), invitation.id, "revoke");
+    expect(await applyInvitationAction(await actor(invitee), invitation.id, "reactivate")).toEqual({
       ok: false,
       message: m.actionNotAvailable,
     });
@@ -860,9 +885,9 @@ describe("invitation actions", () => {
   it("a membership ended elsewhere (care site Remove) ends its invitations, also a paused one", async () => {
     const { admin, a, b, invitee, invitation } = await invited();
     const second = await sendOne(admin, invitee.email, "clinician", b.id);
-    await applyInvitationAction(actor(invitee), invitation.id, "accept");
-    await applyInvitationAction(actor(invitee), second.invitation.id, "accept");
-    await applyInvitationAction(actor(invitee), second.invitation.id, "deactivate");
+    await applyInvitationAction(await actor(invitee), invitation.id, "accept");
+    await applyInvitationAction(await actor(invitee), second.invitation.id, "accept");
+    await applyInvitationAction(await actor(invitee), second.invitation.id, "deactivate");
     const third = await sendOne(admin, newEmail(), "patient", a.id);
 
     for (const site of [a, b]) {
@@ -882,12 +907,11 @@ describe("invitation actions", () => {
     expect(await statusOf(invitation.id)).toBe("blocked");
     expect(await statusOf(second.invitation.id)).toBe("blocked");
     expect(await statusOf(third.invitation.id)).toBe("pending");
-    expect((await listReceivedInvitations(actor(invitee))).rows.map((r) => r.actions)).toEqual([
-      [],
-      [],
-    ]);
+    expect(
+      (await listReceivedInvitations(await actor(invitee))).rows.map((r) => r.actions),
+    ).toEqual([[], []]);
     for (const id of [invitation.id, second.invitation.id]) {
-      expect(await applyInvitationAction(actor(invitee), id, "reactivate")).toEqual({
+      expect(await applyInvitationAction(await actor(invitee), id, "reactivate")).toEqual({
         ok: false,
         message: m.actionNotAvailable,
       });
@@ -905,37 +929,43 @@ describe("invitation actions", () => {
     const { admin, invitee, invitation } = await invited();
     const refused = { ok: false, message: m.actionNotAvailable };
     // pending: no revoke, deactivate, reactivate
-    expect(await applyInvitationAction(actor(admin), invitation.id, "revoke")).toEqual(refused);
-    expect(await applyInvitationAction(actor(invitee), invitation.id, "deactivate")).toEqual(
+    expect(await applyInvitationAction(await actor(admin), invitation.id, "revoke")).toEqual(
       refused,
     );
-    expect(await applyInvitationAction(actor(invitee), invitation.id, "reactivate")).toEqual(
+    expect(await applyInvitationAction(await actor(invitee), invitation.id, "deactivate")).toEqual(
       refused,
     );
-    await applyInvitationAction(actor(invitee), invitation.id, "accept");
+    expect(await applyInvitationAction(await actor(invitee), invitation.id, "reactivate")).toEqual(
+      refused,
+    );
+    await applyInvitationAction(await actor(invitee), invitation.id, "accept");
     // accepted: no accept, reject, resend, remove
     for (const action of ["accept", "reject"] as const) {
-      expect(await applyInvitationAction(actor(invitee), invitation.id, action)).toEqual(refused);
+      expect(await applyInvitationAction(await actor(invitee), invitation.id, action)).toEqual(
+        refused,
+      );
     }
     for (const action of ["resend", "remove"] as const) {
-      expect(await applyInvitationAction(actor(admin), invitation.id, action)).toEqual(refused);
+      expect(await applyInvitationAction(await actor(admin), invitation.id, action)).toEqual(
+        refused,
+      );
     }
     // rejected (received): nothing
     const second = await invited();
-    await applyInvitationAction(actor(second.invitee), second.invitation.id, "reject");
+    await applyInvitationAction(await actor(second.invitee), second.invitation.id, "reject");
     for (const action of ["accept", "reject", "deactivate", "reactivate"] as const) {
       expect(
-        await applyInvitationAction(actor(second.invitee), second.invitation.id, action),
+        await applyInvitationAction(await actor(second.invitee), second.invitation.id, action),
       ).toEqual(refused);
     }
     expect(
-      await applyInvitationAction(actor(second.admin), second.invitation.id, "remove"),
+      await applyInvitationAction(await actor(second.admin), second.invitation.id, "remove"),
     ).toEqual(refused);
     expect(await statusOf(invitation.id)).toBe("accepted");
     expect(await statusOf(second.invitation.id)).toBe("rejected");
-    expect(await applyInvitationAction(actor(admin), invitation.id, "bogus" as never)).toEqual(
-      refused,
-    );
+    expect(
+      await applyInvitationAction(await actor(admin), invitation.id, "bogus" as never),
+    ).toEqual(refused);
   });
 
   it("answers notFound to anyone but the sender (sent side) or the invitee (received side)", async () => {
@@ -945,26 +975,32 @@ describe("invitation actions", () => {
     const notFound = { ok: false, notFound: true };
     for (const stranger of [colleague, superadmin]) {
       for (const action of ["resend", "remove", "accept", "reject"] as const) {
-        expect(await applyInvitationAction(actor(stranger), invitation.id, action)).toEqual(
+        expect(await applyInvitationAction(await actor(stranger), invitation.id, action)).toEqual(
           notFound,
         );
       }
-      expect(await getInvitation(actor(stranger), invitation.id)).toBeNull();
+      expect(await getInvitation(await actor(stranger), invitation.id)).toBeNull();
     }
     // Each side's actions belong to that side only.
-    expect(await applyInvitationAction(actor(admin), invitation.id, "accept")).toEqual(notFound);
-    expect(await applyInvitationAction(actor(invitee), invitation.id, "remove")).toEqual(notFound);
-    expect(await applyInvitationAction(actor(invitee), "no-such-id", "accept")).toEqual(notFound);
+    expect(await applyInvitationAction(await actor(admin), invitation.id, "accept")).toEqual(
+      notFound,
+    );
+    expect(await applyInvitationAction(await actor(invitee), invitation.id, "remove")).toEqual(
+      notFound,
+    );
+    expect(await applyInvitationAction(await actor(invitee), "no-such-id", "accept")).toEqual(
+      notFound,
+    );
     expect(await statusOf(invitation.id)).toBe("pending");
     expect(await membershipOf(invitee.id, a.id)).toBeNull();
 
-    expect(await getInvitation(actor(admin), invitation.id)).toMatchObject({
+    expect(await getInvitation(await actor(admin), invitation.id)).toMatchObject({
       side: "sent",
       email: invitee.email,
       careSiteName: a.name,
       actions: ["resend", "remove"],
     });
-    expect(await getInvitation(actor(invitee), invitation.id)).toMatchObject({
+    expect(await getInvitation(await actor(invitee), invitation.id)).toMatchObject({
       side: "received",
       senderName: `${admin.firstName} ${admin.lastName}`,
       actions: ["accept", "reject"],
@@ -975,7 +1011,7 @@ describe("invitation actions", () => {
     const { admin, a } = await siteAdmin();
     const email = newEmail();
     const { invitation } = await sendOne(admin, email, "patient", a.id);
-    expect(await applyInvitationAction(actor(admin), invitation.id, "resend")).toEqual({
+    expect(await applyInvitationAction(await actor(admin), invitation.id, "resend")).toEqual({
       ok: true,
       status: "resend",
     });

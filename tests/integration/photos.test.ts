@@ -12,7 +12,7 @@ import { sessionStorage } from "~/lib/session.server";
 import { MAX_PHOTO_BYTES, PHOTO_MESSAGES, parsePhotoUpload, savePhoto } from "~/lib/uploads.server";
 import { canViewPhoto, setCareSitePhoto, setUserPhoto } from "~/models/photo.server";
 import { loader as photoLoader } from "~/routes/photos.$photoId";
-import { createCareSite, createUser } from "../support/factories";
+import { actorOf, createCareSite, createUser } from "../support/factories";
 import { blankPng, peakRssGrowth } from "../support/imageBombs";
 import { Browser, locationOf, statusOf } from "../support/requests";
 
@@ -396,8 +396,8 @@ describe("/photos/:photoId", () => {
     expect(statusOf(await getPhoto(await signIn(member), saved.id))).toBe(200);
     expect(statusOf(await getPhoto(await signIn(abmadmin), saved.id))).toBe(200);
     expect(statusOf(await getPhoto(await signIn(outsider), saved.id))).toBe(404);
-    expect(await canViewPhoto(outsider, saved.id)).toBe(false);
-    expect(await canViewPhoto(member, saved.id)).toBe(true);
+    expect(await canViewPhoto(await actorOf(outsider), saved.id)).toBe(false);
+    expect(await canViewPhoto(await actorOf(member), saved.id)).toBe(true);
   });
 
   it("sends a signed-out visitor to /", async () => {

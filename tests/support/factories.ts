@@ -1,6 +1,7 @@
 // Test data made through the real database (no mocks). Every factory makes unique rows, so tests
 // sharing a worker database do not see each other's data.
 import crypto from "node:crypto";
+import { loadActor } from "~/domain/access.server";
 import { prisma } from "~/lib/db.server";
 import { createDevice } from "~/models/device.server";
 import { hashPassword } from "~/models/user.server";
@@ -36,6 +37,11 @@ export async function createUser(
     });
   }
   return user;
+}
+
+/** The user's Actor as a request would build it now (domain/access.server.ts loadActor). */
+export function actorOf(user: { id: string; role: string }, chosenCareSiteId?: string | null) {
+  return loadActor(user, chosenCareSiteId);
 }
 
 export function createCareSite(name = uid("Site ")) {
