@@ -2,7 +2,7 @@
 // and readiness. Every process runs the scheduler lease loop; only the lease holder runs the
 // scheduled jobs, the adherence worker and the daily summary catch-up (lease.server.ts).
 import { closeChatStreams } from "~/lib/chatEvents.server";
-import { configureDatabase, disconnectDatabase, prisma } from "~/lib/db.server";
+import { configureDatabase, disconnectDatabase, prisma, probeWrite } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { closeIngestDatabase } from "~/models/ingest.server";
@@ -96,7 +96,10 @@ export function closeLiveStreams() {
 
 export type Readiness = {
   ready: boolean;
-  /** "ok", or the error the database answered (its last line: Prisma puts the cause there) */
+  /**
+   * "ok", or the error the database answered (its last line: Prisma puts the cause there), or why
+   * it cannot be written ("storage full: ...", "cannot write: ...")
+   */
   database: string;
   /** "ok", or the expected migrations the database has not recorded as finished */
   migrations: "ok" | { pending: string[] };
@@ -105,7 +108,8 @@ export type Readiness = {
 };
 
 /**
- * Whether this process should receive traffic: the database answers, every migration the build
+ * Whether this process should receive traffic: the database answers and takes a write (probeWrite:
+ * a full disk, a database at its size limit or a read-only one is not ready), every migration the build
  * ships (`expectedMigrations`, the folder names under prisma/migrations) is recorded as finished
  * in `_prisma_migrations`, and the background lease loop runs (as leader or standby).
  */
@@ -114,7 +118,8 @@ export async function checkReadiness(expectedMigrations: string[]): Promise<Read
   let database = "ok";
   let migrations: Readiness["migrations"] = "ok";
   try {
-    await prisma.$queryRawUnsafe("SELECT 1");
+    await withinTime(prisma.$queryRawUnsafe("SELECT 1"));
+    database = await withinTime(probeWrite());
   } catch (error) {
     database = errorLine(error);
   }
@@ -140,6 +145,20 @@ export async function checkReadiness(expectedMigrations: string[]): Promise<Read
     migrations,
     scheduler: schedulerState,
   };
+}
+
+/** A readiness check that waits longer than this fails: a stuck database is not ready either. */
+const READINESS_TIMEOUT_MS = 5_000;
+
+function withinTime<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the database did not answer within ${READINESS_TIMEOUT_MS} ms`)),
+      READINESS_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 function errorLine(error: unknown) {
