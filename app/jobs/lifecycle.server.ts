@@ -11,13 +11,19 @@ import { AdherenceWorker } from "./adherenceQueue.server";
 import { catchUpDailySummary } from "./dailySummary.server";
 import { jobs } from "./housekeeping.server";
 import { Lease, type LeaseOptions } from "./lease.server";
-import { Scheduler } from "./scheduler.server";
+import { resumeDeadRuns, Scheduler, type RunOptions } from "./scheduler.server";
 
 let scheduler: Scheduler | null = null;
 let adherenceWorker: AdherenceWorker | null = null;
 let lease: Lease | null = null;
 let catchUp: Promise<unknown> | null = null;
+let resuming: Promise<unknown> | null = null;
+let resumeTimer: NodeJS.Timeout | null = null;
+let runOptions: RunOptions = {};
 let stopping = false;
+
+/** How often the lease holder looks for runs a dead process left "running" (resumeDeadRuns). */
+export const RESUME_EVERY_MS = 60_000;
 
 const isLeader = () => lease?.held ?? false;
 
@@ -35,6 +41,21 @@ function takeOver() {
     .finally(() => {
       catchUp = null;
     });
+  resumeDead();
+}
+
+// A run a process left "running" when it died (kill -9 mid-run) is run again by the lease holder:
+// at take-over and every RESUME_EVERY_MS, once that run's own lease has lapsed.
+function resumeDead() {
+  if (stopping || !isLeader()) return;
+  resuming ??= resumeDeadRuns(jobs, runOptions)
+    .then((resumed) => {
+      if (resumed.length) logger.info("resumed job runs of a process that stopped", { resumed });
+    })
+    .catch((error) => logger.error("resuming job runs failed", { error }))
+    .finally(() => {
+      resuming = null;
+    });
 }
 
 export type BackgroundOptions = {
@@ -42,6 +63,10 @@ export type BackgroundOptions = {
   jobs?: boolean;
   /** the lease's timings and holder id (tests); default 30 s, renewed every 10 s */
   lease?: Pick<LeaseOptions, "ttlMs" | "renewMs" | "holder">;
+  /** how often the holder looks for dead runs (tests); default RESUME_EVERY_MS */
+  resumeEveryMs?: number;
+  /** the timings of each job run's own lease (tests); default those of the scheduler lease */
+  runs?: RunOptions;
 };
 
 export async function startBackground(options: BackgroundOptions = {}) {
@@ -65,7 +90,10 @@ export async function startBackground(options: BackgroundOptions = {}) {
     scheduler.start();
     adherenceWorker = new AdherenceWorker(isLeader);
     adherenceWorker.start();
+    runOptions = options.runs ?? {};
     lease = new Lease({ ...options.lease, onAcquire: takeOver });
+    resumeTimer = setInterval(resumeDead, options.resumeEveryMs ?? RESUME_EVERY_MS);
+    resumeTimer.unref();
     // The first attempt is awaited: a process that gets the lease has begun its catch-up on return.
     await lease.start();
   }
@@ -78,7 +106,9 @@ export async function startBackground(options: BackgroundOptions = {}) {
  */
 export async function stopBackground(options: { disconnect?: boolean } = {}) {
   stopping = true;
-  await Promise.all([scheduler?.stop(), adherenceWorker?.stop(), catchUp]);
+  if (resumeTimer) clearInterval(resumeTimer);
+  resumeTimer = null;
+  await Promise.all([scheduler?.stop(), adherenceWorker?.stop(), catchUp, resuming]);
   await lease?.stop();
   scheduler = null;
   adherenceWorker = null;
