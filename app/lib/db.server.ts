@@ -261,7 +261,8 @@ export async function probeWrite(): Promise<string> {
     return "ok";
   } catch (error) {
     if (error instanceof ProbeDone) return "ok";
-    if (isStorageFull(error)) return "storage full: the database cannot grow (database or disk is full)";
+    if (isStorageFull(error))
+      return "storage full: the database cannot grow (database or disk is full)";
     const text = error instanceof Error ? error.message : String(error);
     return `cannot write: ${(text.trim().split("\n").at(-1) ?? text).slice(0, 200)}`;
   }

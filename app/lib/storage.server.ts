@@ -18,8 +18,7 @@ export function isStorageFull(error: unknown): boolean {
     if (e.code === "SQLITE_FULL" || e.originalCode === "SQLITE_FULL") return true;
     if (typeof e.message === "string" && /database or disk is full/i.test(e.message)) return true;
     e = (e.cause ?? (e.meta as Record<string, unknown> | undefined)?.driverAdapterError) as
-      | Record<string, unknown>
-      | undefined;
+      Record<string, unknown> | undefined;
   }
   return false;
 }
