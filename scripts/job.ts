@@ -6,7 +6,10 @@
 // run, covering the day before). runJob records each run in JobRun under its minute, so a slot
 // that already ran is not run again: this prints that run's record and does nothing; --force
 // removes that record first and runs the slot again (jobs are idempotent: the daily summary then
-// sends nothing for a care site and day already archived). Unknown name: lists the jobs, exits 2.
+// sends nothing for a care site and day already archived). A slot still running in another process
+// (its run lease is renewed) is not forced; one left "running" by a process that died (its run
+// lease lapsed, at most 30 s after it died) is run again, with or without --force.
+// Unknown name: lists the jobs, exits 2.
 // Uses the app's database (DATA_DIR, like the server) and applies pending migrations first.
 // Emails a run queues are sent by the server's deliver-outbox job (every minute).
 import { parseArgs } from "node:util";
@@ -16,16 +19,13 @@ import { applyMigrations, migrationsDir, readMigrations } from "~/lib/migrate.se
 import { formatDay } from "~/lib/time";
 import { dailySummaryJob } from "~/jobs/dailySummary.server";
 import { jobs } from "~/jobs/housekeeping.server";
-import { runJob } from "~/jobs/scheduler.server";
+import { runJob, runLeaseName } from "~/jobs/scheduler.server";
 import { summaryDayOf, summaryRunAt, weekdayOfDay } from "~/models/dailySummary.server";
 import { exitCodeOf, UsageError } from "./command";
 
 const USAGE = `Usage: npm run job -- <name> [--date YYYY-MM-DD] [--force]
   (release binary: arc-connect job <name> [--date YYYY-MM-DD] [--force])
 Jobs: ${jobs.map((j) => j.name).join(", ")}`;
-
-/** A run "still running" this long after it started belongs to a crashed process. */
-const STALE_RUN_MS = 60 * 60_000;
 
 /** The key runJob records a slot under (scheduler.server.ts): its minute, in UTC. */
 const slotKey = (now: Date) => now.toISOString().slice(0, 16);
@@ -78,11 +78,16 @@ async function run(args: string[]) {
     prisma.jobRun.findUnique({ where: { job_runKey: { job: job.name, runKey: key } } });
   if (values.force) {
     const record = await earlier();
-    if (record?.status === "running" && Date.now() - record.startedAt.getTime() < STALE_RUN_MS) {
-      console.error(
-        `${job.name}: slot ${key}Z is running since ${record.startedAt.toISOString()} (another process): not forced.`,
-      );
-      return 1;
+    if (record?.status === "running") {
+      const lease = await prisma.jobLease.findUnique({
+        where: { name: runLeaseName(job.name, key) },
+      });
+      if (lease && lease.expiresAt.getTime() >= Date.now()) {
+        console.error(
+          `${job.name}: slot ${key}Z is running since ${record.startedAt.toISOString()} in another process (${lease.holder}), which renews its lease: not forced.`,
+        );
+        return 1;
+      }
     }
     if (record) {
       await prisma.jobRun.delete({ where: { id: record.id } });

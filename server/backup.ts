@@ -5,6 +5,11 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 
+/** A refusal or a bad file: the command line prints its message alone (no stack trace). */
+export class BackupError extends Error {
+  readonly name = "BackupError";
+}
+
 const SERVING_DIR = ".serving";
 
 /** Checks that `file` is a readable, intact ARC Connect database; returns its size. */
@@ -19,7 +24,7 @@ function checkDatabase(file: string) {
       .get() as { n: number };
     if (!migrations.n) throw new Error("it has no _prisma_migrations table");
   } catch (error) {
-    throw new Error(`${file} is not an ARC Connect database: ${(error as Error).message}`);
+    throw new BackupError(`${file} is not an ARC Connect database: ${(error as Error).message}`);
   } finally {
     db?.close();
   }
@@ -32,7 +37,7 @@ function checkDatabase(file: string) {
  * failed backup never leaves a partial file under the target's name.
  */
 export async function backupDatabase(databaseFile: string, target: string) {
-  if (!fs.existsSync(databaseFile)) throw new Error(`No database at ${databaseFile}`);
+  if (!fs.existsSync(databaseFile)) throw new BackupError(`No database at ${databaseFile}`);
   const file = path.resolve(target);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const partial = `${file}.partial-${process.pid}`;
@@ -91,7 +96,7 @@ export function markServing(dataDir: string) {
 export async function restoreDatabase(dataDir: string, source: string) {
   const running = serversUsing(dataDir);
   if (running.length) {
-    throw new Error(
+    throw new BackupError(
       `Refusing to restore: a server is using ${dataDir} (${running.join(", ")}). ` +
         `Stop it first (systemctl stop arc-connect). If that server is gone, delete ${path.join(dataDir, SERVING_DIR)}.`,
     );

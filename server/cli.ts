@@ -207,9 +207,30 @@ export async function runCli(argv: string[], files: AppFiles): Promise<number | 
         return 2;
     }
   } catch (error) {
-    console.error(error instanceof CliError ? error.message : error);
+    console.error(errorLine(error));
     return 1;
   }
+}
+
+/**
+ * What the command line prints for an error: one line for the failures a person can act on (a
+ * usage or a refusal, a damaged database, a full disk), the error with its stack for anything else.
+ */
+function errorLine(error: unknown) {
+  if (error instanceof CliError || (error as Error)?.name === "BackupError") {
+    return (error as Error).message;
+  }
+  const code = String((error as { code?: unknown })?.code ?? "");
+  const message = (error as Error)?.message;
+  const file = process.env.DATA_DIR ? `${process.env.DATA_DIR}/arc.db` : "the database";
+  if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) {
+    return (
+      `The database ${file} is damaged or not an SQLite database (${message}); nothing was ` +
+      "started. Restore the last backup (arc-connect restore <file>, docs/operations.md)."
+    );
+  }
+  if (code.startsWith("SQLITE_")) return `Database error at ${file}: ${message} (${code}).`;
+  return error;
 }
 
 /** Runs this process's command line, then exits with its code (unless `serve` keeps running). */

@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { STORAGE_FULL_TEXT, STORAGE_FULL_TITLE } from "~/lib/storageFull";
 
-/** The shared error boundary body: 404/403/500 in words, never a stack trace. */
+/** The shared error boundary body: 404/403/400/503 (storage full)/500 in words, never a stack trace. */
 export function ErrorPage({ homeHref = "/" }: { homeHref?: string }) {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
@@ -31,10 +32,12 @@ export function ErrorPage({ homeHref = "/" }: { homeHref?: string }) {
                 title: "The form could not be sent",
                 text: reason ?? "Please go back and try again.",
               }
-            : {
-                title: "Something went wrong! Please try again later.",
-                text: "The error was logged.",
-              };
+            : status === 503
+              ? { title: STORAGE_FULL_TITLE, text: STORAGE_FULL_TEXT }
+              : {
+                  title: "Something went wrong! Please try again later.",
+                  text: "The error was logged.",
+                };
   return (
     <div className="container py-5 text-center" data-status={status}>
       <h1 className="h3 mb-3">{title}</h1>

@@ -32,6 +32,8 @@ export type LeaseOptions = {
   db?: Executor;
   /** called when this process starts to hold the lease (first acquisition or a take-over) */
   onAcquire?: () => void;
+  /** false: no log line when the lease is taken or lost (a job run's own lease, many a minute) */
+  log?: boolean;
 };
 
 export class Lease {
@@ -42,6 +44,7 @@ export class Lease {
   private readonly now: () => number;
   private readonly db: Executor;
   private readonly onAcquire: () => void;
+  private readonly log: boolean;
   /** The expiry this process last wrote; 0 when it does not hold the lease. */
   private heldUntil = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -55,6 +58,7 @@ export class Lease {
     this.now = options.now ?? Date.now;
     this.db = options.db ?? prisma;
     this.onAcquire = options.onAcquire ?? (() => {});
+    this.log = options.log ?? true;
   }
 
   /**
@@ -105,16 +109,17 @@ export class Lease {
     }
     this.heldUntil = changed > 0 ? expiresAt : 0;
     if (this.held && !wasHeld) {
-      logger.info("job lease acquired: this process runs the scheduled jobs", {
-        lease: this.name,
-        holder: this.holder,
-      });
+      if (this.log)
+        logger.info("job lease acquired: this process runs the scheduled jobs", {
+          lease: this.name,
+          holder: this.holder,
+        });
       try {
         this.onAcquire();
       } catch (error) {
         logger.error("job lease acquire hook failed", { lease: this.name, error });
       }
-    } else if (!this.held && wasHeld) {
+    } else if (!this.held && wasHeld && this.log) {
       logger.warn("job lease lost to another process", { lease: this.name, holder: this.holder });
     }
     return this.held;

@@ -2,7 +2,7 @@
 // and readiness. Every process runs the scheduler lease loop; only the lease holder runs the
 // scheduled jobs, the adherence worker and the daily summary catch-up (lease.server.ts).
 import { closeChatStreams } from "~/lib/chatEvents.server";
-import { configureDatabase, disconnectDatabase, prisma } from "~/lib/db.server";
+import { configureDatabase, disconnectDatabase, prisma, probeWrite } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { closeIngestDatabase } from "~/models/ingest.server";
@@ -11,13 +11,19 @@ import { AdherenceWorker } from "./adherenceQueue.server";
 import { catchUpDailySummary } from "./dailySummary.server";
 import { jobs } from "./housekeeping.server";
 import { Lease, type LeaseOptions } from "./lease.server";
-import { Scheduler } from "./scheduler.server";
+import { resumeDeadRuns, Scheduler, type RunOptions } from "./scheduler.server";
 
 let scheduler: Scheduler | null = null;
 let adherenceWorker: AdherenceWorker | null = null;
 let lease: Lease | null = null;
 let catchUp: Promise<unknown> | null = null;
+let resuming: Promise<unknown> | null = null;
+let resumeTimer: NodeJS.Timeout | null = null;
+let runOptions: RunOptions = {};
 let stopping = false;
+
+/** How often the lease holder looks for runs a dead process left "running" (resumeDeadRuns). */
+export const RESUME_EVERY_MS = 60_000;
 
 const isLeader = () => lease?.held ?? false;
 
@@ -35,6 +41,21 @@ function takeOver() {
     .finally(() => {
       catchUp = null;
     });
+  resumeDead();
+}
+
+// A run a process left "running" when it died (kill -9 mid-run) is run again by the lease holder:
+// at take-over and every RESUME_EVERY_MS, once that run's own lease has lapsed.
+function resumeDead() {
+  if (stopping || !isLeader()) return;
+  resuming ??= resumeDeadRuns(jobs, runOptions)
+    .then((resumed) => {
+      if (resumed.length) logger.info("resumed job runs of a process that stopped", { resumed });
+    })
+    .catch((error) => logger.error("resuming job runs failed", { error }))
+    .finally(() => {
+      resuming = null;
+    });
 }
 
 export type BackgroundOptions = {
@@ -42,6 +63,10 @@ export type BackgroundOptions = {
   jobs?: boolean;
   /** the lease's timings and holder id (tests); default 30 s, renewed every 10 s */
   lease?: Pick<LeaseOptions, "ttlMs" | "renewMs" | "holder">;
+  /** how often the holder looks for dead runs (tests); default RESUME_EVERY_MS */
+  resumeEveryMs?: number;
+  /** the timings of each job run's own lease (tests); default those of the scheduler lease */
+  runs?: RunOptions;
 };
 
 export async function startBackground(options: BackgroundOptions = {}) {
@@ -65,7 +90,10 @@ export async function startBackground(options: BackgroundOptions = {}) {
     scheduler.start();
     adherenceWorker = new AdherenceWorker(isLeader);
     adherenceWorker.start();
+    runOptions = options.runs ?? {};
     lease = new Lease({ ...options.lease, onAcquire: takeOver });
+    resumeTimer = setInterval(resumeDead, options.resumeEveryMs ?? RESUME_EVERY_MS);
+    resumeTimer.unref();
     // The first attempt is awaited: a process that gets the lease has begun its catch-up on return.
     await lease.start();
   }
@@ -78,7 +106,9 @@ export async function startBackground(options: BackgroundOptions = {}) {
  */
 export async function stopBackground(options: { disconnect?: boolean } = {}) {
   stopping = true;
-  await Promise.all([scheduler?.stop(), adherenceWorker?.stop(), catchUp]);
+  if (resumeTimer) clearInterval(resumeTimer);
+  resumeTimer = null;
+  await Promise.all([scheduler?.stop(), adherenceWorker?.stop(), catchUp, resuming]);
   await lease?.stop();
   scheduler = null;
   adherenceWorker = null;
@@ -96,7 +126,10 @@ export function closeLiveStreams() {
 
 export type Readiness = {
   ready: boolean;
-  /** "ok", or the error the database answered (its last line: Prisma puts the cause there) */
+  /**
+   * "ok", or the error the database answered (its last line: Prisma puts the cause there), or why
+   * it cannot be written ("storage full: ...", "cannot write: ...")
+   */
   database: string;
   /** "ok", or the expected migrations the database has not recorded as finished */
   migrations: "ok" | { pending: string[] };
@@ -105,7 +138,8 @@ export type Readiness = {
 };
 
 /**
- * Whether this process should receive traffic: the database answers, every migration the build
+ * Whether this process should receive traffic: the database answers and takes a write (probeWrite:
+ * a full disk, a database at its size limit or a read-only one is not ready), every migration the build
  * ships (`expectedMigrations`, the folder names under prisma/migrations) is recorded as finished
  * in `_prisma_migrations`, and the background lease loop runs (as leader or standby).
  */
@@ -114,7 +148,8 @@ export async function checkReadiness(expectedMigrations: string[]): Promise<Read
   let database = "ok";
   let migrations: Readiness["migrations"] = "ok";
   try {
-    await prisma.$queryRawUnsafe("SELECT 1");
+    await withinTime(prisma.$queryRawUnsafe("SELECT 1"));
+    database = await withinTime(probeWrite());
   } catch (error) {
     database = errorLine(error);
   }
@@ -140,6 +175,20 @@ export async function checkReadiness(expectedMigrations: string[]): Promise<Read
     migrations,
     scheduler: schedulerState,
   };
+}
+
+/** A readiness check that waits longer than this fails: a stuck database is not ready either. */
+const READINESS_TIMEOUT_MS = 5_000;
+
+function withinTime<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the database did not answer within ${READINESS_TIMEOUT_MS} ms`)),
+      READINESS_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 function errorLine(error: unknown) {

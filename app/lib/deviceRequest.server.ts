@@ -3,6 +3,7 @@
 import { authenticateDevice, type AuthenticatedDevice } from "~/models/device.server";
 import { IngestBusyError } from "~/models/ingest.server";
 import type { ProblemError } from "./jsonBody.server";
+import { StorageFullError, STORAGE_FULL_RETRY_AFTER_S } from "./storage.server";
 import {
   accepted,
   jsonBodyProblem,
@@ -31,6 +32,15 @@ export async function handleDeviceRequest<T>(
   try {
     return accepted(await handle(device, parsed.data));
   } catch (error) {
+    if (error instanceof StorageFullError) {
+      return problem(
+        503,
+        "storage-full",
+        "The portal's storage is full; nothing was stored. Send it again later.",
+        {},
+        { "Retry-After": String(STORAGE_FULL_RETRY_AFTER_S) },
+      );
+    }
     if (!(error instanceof IngestBusyError)) throw error;
     return problem(503, "busy", "The portal is busy; send it again.", {}, { "Retry-After": "1" });
   }

@@ -427,6 +427,13 @@ export async function runDailySummary(
       );
       if (outcome.created) result.emails += outcome.emails;
       else result.skipped++;
+      // Which care sites a run had done, should it stop before the end (a run is resumed).
+      logger.info("daily summary: care site done", {
+        careSiteId,
+        day,
+        archived: outcome.created,
+        emails: outcome.emails,
+      });
     } catch (error) {
       logger.error("daily summary failed for a care site", { careSiteId, day, error });
       failed.push(careSiteId);

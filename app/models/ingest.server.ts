@@ -1,15 +1,23 @@
 // Device API ingest (DEVICE-API.md, DESIGN.md §5): one transmission in one transaction, therapies
 // idempotent by (device, eventId), deviation judged against the prescription the device reported.
 //
-// Hot path: it writes through its own better-sqlite3 connection to the same file, in one
-// synchronous BEGIN IMMEDIATE transaction per request (docs/device-api.md "Storage"; Prisma's raw
-// calls cost ~60 µs each, so a 500-therapy transmission with its cycles would take 3,000 of them).
-// The transaction runs start to finish without yielding, so nothing else of this process can
-// interleave with it; another connection holding the write lock (a Prisma interactive transaction,
-// a script) makes it wait asynchronously and try again.
+// Hot path: it writes through its own better-sqlite3 connection to the same file, in synchronous
+// BEGIN IMMEDIATE transactions (docs/device-api.md "Storage"; Prisma's raw calls cost ~60 µs each,
+// so a 500-therapy transmission with its cycles would take 3,000 of them). A transaction runs
+// start to finish without yielding, so nothing else of this process can interleave with it;
+// another connection holding the write lock (a Prisma interactive transaction, a script) makes it
+// wait asynchronously and try again. A 202 promises the data is kept: the connection runs
+// `synchronous = FULL` (the commit is on disk before the answer), and requests that arrive
+// together share one commit (group commit, runWrite), so the fsync is paid once per batch.
 import crypto from "node:crypto";
 import Database from "better-sqlite3";
 import { env } from "~/lib/env.server";
+import {
+  isStorageFull,
+  noteStorageFull,
+  noteWriteCommitted,
+  StorageFullError,
+} from "~/lib/storage.server";
 import { notifyAdherenceQueued } from "~/models/adherence.server";
 import type {
   DeviceStatBody,
@@ -159,7 +167,9 @@ function connection(): IngestDb {
   // waits for it; runWrite retries asynchronously instead.
   const db = new Database(env.databaseFile, { timeout: 0 });
   db.pragma("foreign_keys = ON");
-  db.pragma("synchronous = NORMAL");
+  // FULL: a commit is fsynced before the 202 that acknowledges it (NORMAL, in WAL mode, could
+  // lose the last commits on a power loss). Group commit keeps the cost to one fsync per batch.
+  db.pragma("synchronous = FULL");
   const opened = { db, s: prepare(db) };
   globalForIngest.__arcIngestDb = opened;
   return opened;
@@ -192,17 +202,88 @@ function isBusy(error: unknown) {
   return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code === "SQLITE_LOCKED");
 }
 
-/** Runs `work` in one BEGIN IMMEDIATE transaction, waiting (asynchronously) while others write. */
-async function runWrite<T>(work: (c: IngestDb) => T): Promise<T> {
+type Pending = {
+  work: (c: IngestDb) => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+};
+
+/** Work waiting for the next group commit; `flushing` while a batch is being written. */
+const queue: Pending[] = [];
+let flushing = false;
+
+/** A SQLite error as the caller sees it: "disk is full" becomes a StorageFullError (503). */
+function asIngestError(error: unknown) {
+  if (!isStorageFull(error)) return error;
+  noteStorageFull(error);
+  return error instanceof StorageFullError ? error : new StorageFullError(error);
+}
+
+/**
+ * Runs `work` in a BEGIN IMMEDIATE transaction and resolves once that transaction is committed
+ * (on disk: synchronous = FULL). Group commit: everything queued until the batch starts (the
+ * requests whose bodies arrived in the same turn of the event loop, and those that arrived while
+ * the previous batch was written or waited for the lock) runs in one transaction, each piece in a
+ * savepoint of its own, so one piece that fails is undone alone and the others commit. A commit
+ * that fails (the disk is full) fails every piece of its batch: nothing of it was stored.
+ */
+function runWrite<T>(work: (c: IngestDb) => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+    if (!flushing) {
+      flushing = true;
+      setImmediate(flush);
+    }
+  });
+}
+
+async function flush() {
+  const batch = queue.splice(0);
+  try {
+    await writeBatch(batch);
+  } finally {
+    if (queue.length > 0) setImmediate(flush);
+    else flushing = false;
+  }
+}
+
+async function writeBatch(batch: Pending[]) {
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     const c = connection();
     try {
-      if (!c.db.inTransaction) return c.db.transaction(() => work(c)).immediate();
+      if (!c.db.inTransaction) {
+        const outcomes = c.db
+          .transaction(() =>
+            batch.map(({ work }) => {
+              try {
+                // A nested better-sqlite3 transaction is a savepoint.
+                return { ok: true as const, value: c.db.transaction(() => work(c))() };
+              } catch (error) {
+                // SQLite ended the whole transaction (it may, on some errors): the batch fails.
+                if (!c.db.inTransaction) throw error;
+                return { ok: false as const, error };
+              }
+            }),
+          )
+          .immediate();
+        if (outcomes.some((o) => o.ok)) noteWriteCommitted();
+        outcomes.forEach((o, i) =>
+          o.ok ? batch[i].resolve(o.value) : batch[i].reject(asIngestError(o.error)),
+        );
+        return;
+      }
     } catch (error) {
-      if (!isBusy(error)) throw error;
+      if (!isBusy(error)) {
+        const failure = asIngestError(error);
+        for (const p of batch) p.reject(failure);
+        return;
+      }
     }
-    if (Date.now() - started > BUSY_DEADLINE_MS) throw new IngestBusyError();
+    if (Date.now() - started > BUSY_DEADLINE_MS) {
+      for (const p of batch) p.reject(new IngestBusyError());
+      return;
+    }
     const delay = Math.min(2 ** attempt, 50) * (0.5 + Math.random());
     await new Promise((resolve) => setTimeout(resolve, delay));
   }

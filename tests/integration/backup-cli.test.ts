@@ -153,6 +153,40 @@ describe("the command line", () => {
     expect(fs.existsSync(path.join(fromEnv, "arc.db"))).toBe(true);
   });
 
+  it("refuses to restore into a data folder a server uses with one line, no stack trace", async () => {
+    const source = dataDir(2);
+    const target = dataDir(3);
+    markServing(target.dir); // this test process stands for the running server
+    const refused = await cli(["restore", source.file], { DATA_DIR: target.dir });
+    expect(refused.code).toBe(1);
+    expect(refused.output.trim()).toMatch(/^Refusing to restore: a server is using .* \(pid \d+\)/);
+    expect(refused.output.trim().split("\n")).toHaveLength(1);
+    expect(refused.output).not.toMatch(/\n\s+at /);
+    expect(count(target.file)).toBe(3);
+  });
+
+  it("does not start on a damaged database: one clear line and exit code 1", async () => {
+    const garbage = path.join(tmp, "garbage");
+    fs.mkdirSync(garbage);
+    fs.writeFileSync(path.join(garbage, "arc.db"), Buffer.alloc(64 * 1024, 0x5a));
+    const truncated = dataDir(200);
+    const db = new Database(truncated.file);
+    db.pragma("wal_checkpoint(TRUNCATE)");
+    db.close();
+    fs.truncateSync(truncated.file, Math.floor(fs.statSync(truncated.file).size / 2));
+    for (const dir of [garbage, truncated.dir]) {
+      const started = await cli(["serve"], { DATA_DIR: dir });
+      expect(started.code, started.output).toBe(1);
+      const lines = started.output.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^The database ${dir}/arc.db is damaged or not an SQLite database \\(.+\\); nothing was started\\.`,
+        ),
+      );
+    }
+  });
+
   it("answers an unknown command and a missing config file with a usage error", async () => {
     const unknown = await cli(["frobnicate"], { DATA_DIR: path.join(tmp, "unused") });
     expect(unknown.code).toBe(2);

@@ -658,3 +658,138 @@ describe("npm run job", () => {
     expect(job("daily-summary", "--date", "2999-01-01").status).toBe(2);
   }, 60_000);
 });
+
+describe("a run killed in the middle (kill -9)", () => {
+  // A test that fails before its kill still leaves no blocked process behind.
+  const doomedRuns: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    await Promise.all(doomedRuns.splice(0).map((kill) => kill()));
+  });
+
+  /** Starts a process that runs the job for `now` and blocks after its first care site. */
+  function startDoomedRun(now: Date, leaseMs: number) {
+    // node --import tsx, not the tsx CLI: that would run the script in a child of its own, which
+    // a SIGKILL to the CLI leaves running.
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "tests/support/jobRunProcess.ts", now.toISOString(), String(leaseMs)],
+      { cwd: ROOT, env: { ...process.env, NODE_ENV: "test" } },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (c) => (stderr += c));
+    const midRun = new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (c) => {
+        stdout += c;
+        if (stdout.includes("daily summary: care site done")) resolve();
+      });
+      child.on("close", (code) => reject(new Error(`ended (${code}) before: ${stdout}${stderr}`)));
+    });
+    const closed = new Promise<void>((resolve) => child.on("close", () => resolve()));
+    const kill = async () => {
+      child.kill("SIGKILL");
+      await closed;
+    };
+    doomedRuns.push(kill);
+    return { midRun, kill };
+  }
+
+  /** The care sites a run on `runDay` covers, whose summaries of `day` exist. */
+  async function summariesOf(day: string, sites: string[]) {
+    return prisma.notificationSummary.count({ where: { day, careSiteId: { in: sites } } });
+  }
+
+  async function expectEachRecipientMailedOnce(day: string, recipients: string[]) {
+    for (const to of recipients) {
+      const queued = await prisma.outboxMessage.findMany({
+        where: { to, dedupeKey: { startsWith: "summary:" } },
+      });
+      expect(queued.filter((m) => m.dedupeKey!.endsWith(`:${day}:${to}`))).toHaveLength(1);
+    }
+    const smtp = await startSmtpServer();
+    setTransport("email", createSmtpTransport(smtp.url, FROM));
+    try {
+      await deliverAll();
+      for (const to of recipients) expect(mailsFor(smtp.received, to, day)).toHaveLength(1);
+    } finally {
+      await smtp.close();
+    }
+  }
+
+  it("is taken over by the next lease holder once the dead run's lease lapses; every summary is sent once", async () => {
+    const runDay = "2026-09-11"; // Friday
+    const day = "2026-09-10";
+    const recipients = [email(), email(), email()];
+    const sites = [];
+    for (const to of recipients)
+      sites.push((await careSiteWith({ days: ["friday"], recipients: [to] })).id);
+    const slot = summaryRunAt(runDay);
+    const key = slot.toISOString().slice(0, 16);
+
+    const doomed = startDoomedRun(slot, 1_000);
+    await doomed.midRun;
+    await doomed.kill();
+    // One care site was done when it died; the run is still marked "running".
+    expect(await summariesOf(day, sites)).toBeLessThan(sites.length);
+    const dead = await prisma.jobRun.findUniqueOrThrow({
+      where: { job_runKey: { job: dailySummaryJob.name, runKey: key } },
+    });
+    expect(dead.status).toBe("running");
+
+    // The next process to hold the scheduler lease finds the dead run and runs the slot again.
+    await startBackground({ lease: { renewMs: 50 }, resumeEveryMs: 100 });
+    try {
+      await vi.waitFor(
+        async () => {
+          const run = await prisma.jobRun.findUniqueOrThrow({
+            where: { job_runKey: { job: dailySummaryJob.name, runKey: key } },
+          });
+          if (run.status !== "succeeded") throw new Error(`still ${run.status}`);
+        },
+        { timeout: 20_000, interval: 50 },
+      );
+    } finally {
+      await stopBackground({ disconnect: false });
+    }
+    expect(await summariesOf(day, sites)).toBe(sites.length);
+    await expectEachRecipientMailedOnce(day, recipients);
+  }, 60_000);
+
+  it("job --force refuses a run whose process is alive, and takes over one whose process died", async () => {
+    const runDay = "2026-09-04"; // Friday
+    const day = "2026-09-03";
+    const recipients = [email(), email()];
+    const sites = [];
+    for (const to of recipients)
+      sites.push((await careSiteWith({ days: ["friday"], recipients: [to] })).id);
+    const slot = summaryRunAt(runDay);
+    const key = slot.toISOString().slice(0, 16);
+    const job = (...args: string[]) =>
+      spawnSync(process.execPath, [TSX, "scripts/job.ts", ...args], {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: { ...process.env, NODE_ENV: "test" },
+        timeout: 30_000,
+      });
+
+    // A long lease: the blocked process's lease is live while the first --force runs.
+    const doomed = startDoomedRun(slot, 120_000);
+    await doomed.midRun;
+    const refused = job("daily-summary", "--date", runDay, "--force");
+    expect(refused.status, refused.stdout + refused.stderr).toBe(1);
+    expect(refused.stderr).toContain(`slot ${key}Z is running since`);
+    expect(refused.stderr).toContain("not forced");
+
+    await doomed.kill();
+    // Its lease lapses (as it would 2 minutes later; the clock is not waited for here).
+    await prisma.jobLease.updateMany({
+      where: { name: `run:${dailySummaryJob.name}:${key}` },
+      data: { expiresAt: new Date(Date.now() - 1) },
+    });
+    const forced = job("daily-summary", "--date", runDay, "--force");
+    expect(forced.status, forced.stdout + forced.stderr).toBe(0);
+    expect(forced.stdout).toContain(`removed the earlier record of slot ${key}Z (running`);
+    expect(await summariesOf(day, sites)).toBe(sites.length);
+    await expectEachRecipientMailedOnce(day, recipients);
+  }, 90_000);
+});
