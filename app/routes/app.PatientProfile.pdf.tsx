@@ -33,6 +33,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       },
     });
   } catch (error) {
+    // A thrown Response (storage full: 503) is an answer, not a failure of this action.
+    if (error instanceof Response) throw error;
     logger.error("patient report failed", { error, patientId: found.patientId });
     return backWithFlash(request, profileMessages.downloadFailed);
   }

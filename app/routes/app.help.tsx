@@ -49,6 +49,8 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     await sendHelpMessage(user, parsed.data, { ip: clientIp(request) });
   } catch (error) {
+    // A thrown Response (storage full: 503) is an answer, not a failure of this action.
+    if (error instanceof Response) throw error;
     logger.error("help message failed", { error, userId: user.id });
     return data<ActionData>({ values, formError: helpMessages.failed }, { status: 500 });
   }

@@ -117,6 +117,8 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     outcome = await saveNotificationSettings(user, site.id, parsed.data, { ip: clientIp(request) });
   } catch (error) {
+    // A thrown Response (storage full: 503) is an answer, not a failure of this action.
+    if (error instanceof Response) throw error;
     logger.error("notification settings save failed", { error, careSiteId: site.id });
     return reply({ values: added.values, formError: notificationMessages.failed }, 500);
   }
