@@ -19,6 +19,9 @@ export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
   workers: 2,
+  // The long flows (a device log from upload to PDF, a profile from dashboard to reports) take
+  // 17-25 s alone and near 30 s beside a second worker on a 2-core machine: 60 s, not 30.
+  timeout: 60_000,
   // One retry on CI: a flaky test is still reported as "flaky" in the list, but does not sink a run.
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
