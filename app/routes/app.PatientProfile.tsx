@@ -10,7 +10,7 @@ import {
   PatientProfilePage,
   type ProfileActionData,
 } from "~/components/patient/PatientProfilePage";
-import { loadActor, mayPairAt } from "~/domain/access.server";
+import { mayPairAt } from "~/domain/access.server";
 import { readForm } from "~/lib/formBody.server";
 import { requireProfile } from "~/domain/actor.server";
 import { badRequest, clientIp, forbidden } from "~/lib/http.server";
@@ -57,8 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     careSiteId: found.careSite?.id,
     ip: clientIp(request),
   });
-  const actor = await loadActor(viewer, found.careSite?.id);
-  const powers = await pairingPowers(actor, found.patientId, found.careSite?.id);
+  const powers = await pairingPowers(viewer, found.patientId, found.careSite?.id);
   return { view, ...powers };
 }
 
@@ -129,9 +128,8 @@ export async function action({ request }: ActionFunctionArgs) {
     case "unpair": {
       const careSiteId = found.careSite?.id;
       if (!careSiteId) forbidden();
-      const actor = await loadActor(viewer, careSiteId);
-      if (!mayPairAt(actor, careSiteId)) forbidden();
-      const input = { actor, patientId: found.patientId, careSiteId, ip: where.ip };
+      if (!mayPairAt(viewer, careSiteId)) forbidden();
+      const input = { actor: viewer, patientId: found.patientId, careSiteId, ip: where.ip };
       if (form.get("intent") === "unpair") {
         const result = await unpairDevice(input);
         if (result.status === "forbidden") forbidden();
