@@ -87,6 +87,8 @@ test("change the password, then sign in with the new one", async ({ page, signIn
 
   await page.getByLabel("Account menu").click();
   await page.getByRole("button", { name: "Log Out" }).click();
+  // The sign-out's own navigation must end before the next one starts (else ERR_ABORTED).
+  await expect(page).toHaveURL(/\/$/);
   await signInThroughForm(page, user.username, "Another-pass7?", user.phone);
   await expect(page).toHaveURL(/\/app(\/clinicadmin)?$/);
 });
