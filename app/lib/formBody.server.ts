@@ -3,6 +3,7 @@
 // Response with a plain message (the page's error boundary shows it), never an uncaught exception
 // and a 500. File uploads read their multipart bodies with their own limits (uploads.server.ts,
 // models/deviceLog.server.ts); every other form goes through readForm.
+import { readCapped } from "./jsonBody.server";
 
 /** 1 MiB: far more than any form of the portal without a file (a chat or help message is < 10 KB). */
 export const MAX_FORM_BYTES = 1024 * 1024;
@@ -71,34 +72,4 @@ export async function readForm(
   } catch {
     refuse(400, FORM_MESSAGES.unreadable);
   }
-}
-
-/** The body's bytes, or null when it has more than `limit` of them (reading stops there). */
-async function readCapped(
-  request: Request,
-  limit: number,
-): Promise<Uint8Array<ArrayBuffer> | null> {
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      // Stop reading; the HTTP server discards (or closes on) whatever the client still sends.
-      if (size > limit) return null;
-      chunks.push(value);
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }

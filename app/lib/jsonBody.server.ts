@@ -28,7 +28,10 @@ export async function readJsonBody(
 }
 
 /** The body's bytes, or null when it has more than `limit` of them (reading stops there). */
-async function readCapped(request: Request, limit: number): Promise<Uint8Array | null> {
+export async function readCapped(
+  request: Request,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer> | null> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
