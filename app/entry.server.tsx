@@ -4,7 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { NonceProvider } from "~/components/nonce";
+import { NonceProvider } from "~/ui/nonce";
 import { logger } from "~/lib/logger.server";
 
 // server.ts reaches the app's background work through the build's entry module, so the process

@@ -10,8 +10,8 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ErrorPage } from "~/components/ErrorPage";
-import { useNonce } from "~/components/nonce";
+import { ErrorPage } from "~/ui/ErrorPage";
+import { useNonce } from "~/ui/nonce";
 import { commitSession, getSession } from "~/lib/session.server";
 import appCss from "~/styles/app.css";
 

@@ -1866,9 +1866,9 @@ export async function seedCommand(args: string[]) {
     }
   }
   const { counts, ms, today } = await seedDemoWorld(databaseFile);
-  // The adherence rows are the engine's to compute (app/models/adherence.server.ts), through the
+  // The adherence rows are the engine's to compute (app/domain/adherence/adherence.server.ts), through the
   // app's own client on the same DATA_DIR.
-  const { rebuildAll } = await import("../app/models/adherence.server");
+  const { rebuildAll } = await import("../app/domain/adherence/adherence.server");
   const rebuilt = await rebuildAll();
   console.log(`Adherence computed: ${rebuilt.rows} patient-days for ${rebuilt.patients} patients.`);
   console.log(

@@ -13,7 +13,7 @@ import {
   listDevices,
   rotateDeviceToken,
   type DeviceListRow,
-} from "~/models/device.server";
+} from "~/domain/devices/device.server";
 import { CommandError, exitCodeOf, UsageError } from "./command";
 
 const USAGE = `Usage (release binary: arc-connect device-add|device-list|device-rotate ...):

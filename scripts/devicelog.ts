@@ -14,12 +14,12 @@ import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { StreamParser } from "@json2csv/plainjs";
-import { DEVICE_LOG_CSV_FIELDS, deviceLogCsvRows } from "../app/modules/devicelog/csv";
-import { parseLogFileName } from "../app/modules/devicelog/fileName";
-import { resolveLogKeys } from "../app/modules/devicelog/keys";
-import { DeviceLogError } from "../app/modules/devicelog/messages";
-import { decryptToRows } from "../app/modules/devicelog/reader";
-import { summarize } from "../app/modules/devicelog/summary";
+import { DEVICE_LOG_CSV_FIELDS, deviceLogCsvRows } from "../app/domain/deviceLogs/csv";
+import { parseLogFileName } from "../app/domain/deviceLogs/fileName";
+import { resolveLogKeys } from "../app/domain/deviceLogs/keys";
+import { DeviceLogError } from "../app/domain/deviceLogs/messages";
+import { decryptToRows } from "../app/domain/deviceLogs/reader";
+import { summarize } from "../app/domain/deviceLogs/summary";
 import { rangeMessages } from "../app/lib/dateRange";
 
 const USAGE =

@@ -20,7 +20,7 @@ import { formatDay } from "~/lib/time";
 import { dailySummaryJob } from "~/jobs/dailySummary.server";
 import { jobs } from "~/jobs/housekeeping.server";
 import { runJob, runLeaseName } from "~/jobs/scheduler.server";
-import { summaryDayOf, summaryRunAt, weekdayOfDay } from "~/models/dailySummary.server";
+import { summaryDayOf, summaryRunAt, weekdayOfDay } from "~/domain/notifications/dailySummary.server";
 import { exitCodeOf, UsageError } from "./command";
 
 const USAGE = `Usage: npm run job -- <name> [--date YYYY-MM-DD] [--force]

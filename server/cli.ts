@@ -105,7 +105,7 @@ async function superadminAdd(args: string[]) {
   );
   if (missing.length) throw new CliError(`superadmin-add needs --${missing.join(", --")}`);
   await migrate();
-  const { createSuperadmin } = await import("../app/models/user.server");
+  const { createSuperadmin } = await import("../app/domain/accounts/user.server");
   const result = await createSuperadmin({
     username: values.username!,
     email: values.email!,

@@ -22,8 +22,8 @@
 // only for an X the caller got from a fragment of this module, or in a job (no actor).
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/lib/db.server";
-import { OPEN_INVITATION_STATUSES, roleOptionsForNewEmail } from "~/lib/invitationRules";
-import { isProviderRole, isSiteRole, PROVIDER_ROLES, SITE_ROLES } from "~/lib/roles";
+import { OPEN_INVITATION_STATUSES, roleOptionsForNewEmail } from "~/domain/invitations/rules";
+import { isProviderRole, isSiteRole, PROVIDER_ROLES, SITE_ROLES } from "~/domain/roles";
 
 /** A care site where the actor holds an accepted membership, and their role there. */
 export type ActorSite = { careSiteId: string; role: string };

@@ -1,13 +1,13 @@
 // The one guard path of routes (STYLE.md "Doors"): the signed-in user, their role checked, and
 // their Actor (domain/access.server.ts) built once per request with the care site chosen in the
 // session. Routes import this; lib never does (routes → domain → lib).
-import { getOptionalUser, requireUser } from "~/lib/auth.server";
+import { getOptionalUser, requireUser } from "~/domain/accounts/auth.server";
 import { forbidden, notFoundUnless } from "~/lib/http.server";
-import { readPatientProfileParam } from "~/lib/patientProfileLink";
-import { STAFF_ROLES, type Role } from "~/lib/roles";
+import { readPatientProfileParam } from "~/domain/patients/profileLink";
+import { STAFF_ROLES, type Role } from "~/domain/roles";
 import { getSession, type AppSession } from "~/lib/session.server";
-import { findProfile } from "~/models/patientProfile.server";
-import type { ShellUser } from "~/models/user.server";
+import { findProfile } from "~/domain/patients/profile.server";
+import type { ShellUser } from "~/domain/accounts/user.server";
 import { loadActor, type Actor } from "./access.server";
 
 /**
@@ -60,7 +60,7 @@ export function rememberCareSite(
 
 /**
  * The guard of the patient profile and its downloads: a signed-in staff user and a `p` parameter
- * naming a profile they may open (models/patientProfile.server.ts findProfile); anything else
+ * naming a profile they may open (domain/patients/profile.server.ts findProfile); anything else
  * throws (to / or the expired screen, 403 for other roles, else 404).
  */
 export async function requireProfile(request: Request) {

@@ -6,8 +6,8 @@
 import { prisma } from "~/lib/db.server";
 import { logger } from "~/lib/logger.server";
 import { yesterdayInZone } from "~/lib/time";
-import { finaliseDays } from "~/models/adherence.server";
-import { addDays, dayRange } from "~/modules/adherence/score";
+import { finaliseDays } from "~/domain/adherence/adherence.server";
+import { addDays, dayRange } from "~/domain/adherence/score";
 import type { Job } from "./scheduler.server";
 
 export const SITE_MARKER_JOB = "finalise-adherence-site";

@@ -5,7 +5,7 @@
 // processes serve one database, only the holder of the scheduler lease works the queue (the others'
 // transmissions wait for its next sweep, or its drain when it takes the lease over).
 import { logger } from "~/lib/logger.server";
-import { onAdherenceQueued, processAdherenceQueue } from "~/models/adherence.server";
+import { onAdherenceQueued, processAdherenceQueue } from "~/domain/adherence/adherence.server";
 
 /** How long after a transmission the worker starts; transmissions meanwhile join the pass. */
 const DELAY_MS = 200;

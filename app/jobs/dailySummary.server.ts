@@ -1,8 +1,8 @@
 // The daily notification summary as a scheduled job: 07:00 America/Chicago every day (node-cron
 // evaluates the expression in that zone, so it stays at 07:00 local across DST changes); each care
-// site gets its summary only on the weekdays it selects (models/dailySummary.server.ts).
+// site gets its summary only on the weekdays it selects (domain/notifications/dailySummary.server.ts).
 // The scheduler, the catch-up at start and `npm run job` all go through runJob with this job.
-import { summaryDayOf, summaryRunAt, runDailySummary } from "~/models/dailySummary.server";
+import { summaryDayOf, summaryRunAt, runDailySummary } from "~/domain/notifications/dailySummary.server";
 import { runJob, type Job } from "./scheduler.server";
 
 export { summaryRunAt };

@@ -1,8 +1,8 @@
 import { prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { deliverPending } from "~/lib/outbox.server";
-import { purgeExpiredLogFiles } from "~/models/deviceLog.server";
-import { purgeOldDeviceStats } from "~/models/deviceStats.server";
+import { purgeExpiredLogFiles } from "~/domain/deviceLogs/deviceLog.server";
+import { purgeOldDeviceStats } from "~/domain/deviceStats/deviceStats.server";
 import { finaliseAdherenceJob } from "./adherence.server";
 import { dailySummaryJob } from "./dailySummary.server";
 import type { Job } from "./scheduler.server";

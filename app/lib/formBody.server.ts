@@ -2,7 +2,7 @@
 // too large, or cannot be parsed is the sender's fault: it becomes a thrown 415, 413 or 400
 // Response with a plain message (the page's error boundary shows it), never an uncaught exception
 // and a 500. File uploads read their multipart bodies with their own limits (uploads.server.ts,
-// models/deviceLog.server.ts); every other form goes through readForm.
+// domain/deviceLogs/deviceLog.server.ts); every other form goes through readForm.
 import { readCapped } from "./jsonBody.server";
 
 /** 1 MiB: far more than any form of the portal without a file (a chat or help message is < 10 KB). */

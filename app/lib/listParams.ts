@@ -1,5 +1,5 @@
 // The query parameters of a server-side list (search box, sortable headers, pages of 10), read the
-// same way by every list so links built by components/DataTable.tsx and loaders agree.
+// same way by every list so links built by ui/DataTable.tsx and loaders agree.
 export const PAGE_SIZE = 10;
 
 export type ListParams<S extends string> = {

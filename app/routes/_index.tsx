@@ -3,15 +3,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ValidatedForm, validationError } from "remix-validated-form";
-import { CodeEntry } from "~/components/CodeEntry";
-import { DecryptLogDialog } from "~/components/DecryptLogDialog";
-import { Flash } from "~/components/Flash";
-import { FormError, SubmitButton, TextField } from "~/components/forms";
+import { CodeEntry } from "~/domain/accounts/ui/CodeEntry";
+import { DecryptLogDialog } from "~/domain/deviceLogs/ui/DecryptLogDialog";
+import { Flash } from "~/ui/Flash";
+import { FormError, SubmitButton, TextField } from "~/ui/forms";
 import { readForm } from "~/lib/formBody.server";
-import { authenticator, requireAnonymous } from "~/lib/auth.server";
-import { decryptDialogHref } from "~/lib/decryptDialog";
+import { authenticator, requireAnonymous } from "~/domain/accounts/auth.server";
+import { decryptDialogHref } from "~/domain/deviceLogs/decryptDialog";
 import { clientIp } from "~/lib/http.server";
-import { maskPhone } from "~/lib/roles";
+import { maskPhone } from "~/domain/roles";
 import { formatClockTime } from "~/lib/time";
 import { commitSession, flash, getSession, startUserSession } from "~/lib/session.server";
 import {
@@ -19,10 +19,10 @@ import {
   finishSignIn,
   resendSignInCode,
   SignInError,
-} from "~/models/signIn.server";
-import { loadDecryptDialog } from "~/models/deviceLog.server";
+} from "~/domain/accounts/signIn.server";
+import { loadDecryptDialog } from "~/domain/deviceLogs/deviceLog.server";
 import { useRootFlash, type RouteHandle } from "~/root";
-import { codeValidator, credentialsValidator } from "~/validation/signIn";
+import { codeValidator, credentialsValidator } from "~/domain/accounts/signInSchema";
 
 // Measured (docs/performance.md): hydrating this page cost ~117 KB of gzipped JavaScript for a
 // two-field form. It works as plain HTML; the code countdown is a small script of its own.

@@ -1,10 +1,10 @@
 // POST /api/v1/devices/{serial}/stats: a device's performance records (DEVICE-API.md,
 // docs/device-api.md). A resource route: POST only; anything else is 405.
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { handleDeviceRequest } from "~/lib/deviceRequest.server";
+import { handleDeviceRequest } from "~/domain/devices/request.server";
 import { methodNotAllowed } from "~/lib/jsonBody.server";
-import { ingestDeviceStats } from "~/models/ingest.server";
-import { parseDeviceStats } from "~/validation/deviceApi";
+import { ingestDeviceStats } from "~/domain/devices/ingest.server";
+import { parseDeviceStats } from "~/domain/devices/schema";
 
 export function loader() {
   return methodNotAllowed();

@@ -1,10 +1,10 @@
 // POST /api/v1/devices/{serial}/transmissions: a device's therapy data (DEVICE-API.md,
 // docs/device-api.md). A resource route: POST only; anything else is 405.
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { handleDeviceRequest } from "~/lib/deviceRequest.server";
+import { handleDeviceRequest } from "~/domain/devices/request.server";
 import { methodNotAllowed } from "~/lib/jsonBody.server";
-import { ingestTransmission } from "~/models/ingest.server";
-import { parseTransmission } from "~/validation/deviceApi";
+import { ingestTransmission } from "~/domain/devices/ingest.server";
+import { parseTransmission } from "~/domain/devices/schema";
 
 export function loader() {
   return methodNotAllowed();

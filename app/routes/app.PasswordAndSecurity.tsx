@@ -3,12 +3,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ValidatedForm, validationError } from "remix-validated-form";
-import { CodeField, CodeSent } from "~/components/CodeEntry";
-import { FormError, SubmitButton, TextField } from "~/components/forms";
+import { CodeField, CodeSent } from "~/domain/accounts/ui/CodeEntry";
+import { FormError, SubmitButton, TextField } from "~/ui/forms";
 import { readForm } from "~/lib/formBody.server";
-import { requireRole } from "~/lib/auth.server";
+import { requireRole } from "~/domain/accounts/auth.server";
 import { clientIp, forbidden } from "~/lib/http.server";
-import { maskPhone, STAFF_ROLES } from "~/lib/roles";
+import { maskPhone, STAFF_ROLES } from "~/domain/roles";
 import { commitSession, flash, getSession } from "~/lib/session.server";
 import { formatClockTime } from "~/lib/time";
 import {
@@ -19,8 +19,8 @@ import {
   setMeasuringUnit,
   startContactChange,
   type ContactKind,
-} from "~/models/accountSecurity.server";
-import { getCode } from "~/models/oneTimeCode.server";
+} from "~/domain/accounts/security.server";
+import { getCode } from "~/domain/accounts/oneTimeCode.server";
 import type { RouteHandle } from "~/root";
 import {
   changeEmailValidator,
@@ -30,9 +30,9 @@ import {
   measuringUnitsValidator,
   securityCodeValidator,
   updatedSuccessfully,
-} from "~/validation/account";
+} from "~/domain/accounts/schema";
 
-export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
 export const handle: RouteHandle = { heading: "Settings" };
 export const meta: MetaFunction = () => [{ title: "Settings | ARC Connect" }];

@@ -13,13 +13,13 @@ import {
   getPatient,
   profileZone,
   transmissionsInRange,
-} from "~/models/patientProfile.server";
-import { ADHERENCE_RULE, reportAuthor } from "~/models/patientProfileView.server";
+} from "~/domain/patients/profile.server";
+import { ADHERENCE_RULE, reportAuthor } from "~/domain/patients/profileView.server";
 import {
   transmissionsCsvFileName,
   transmissionsReportCsv,
-} from "~/modules/reports/transmissionsCsv";
-import { profileMessages } from "~/validation/patientProfile";
+} from "~/domain/reports/transmissionsCsv";
+import { profileMessages } from "~/domain/patients/schema";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { viewer, found } = await requireProfile(request);

@@ -1,5 +1,5 @@
 // /app/PatientProfile/pdf?p=...&range|from|to: the patient report PDF ('{prefix_}ARC Connect.pdf',
-// spec 3 §7.1) over the profile's graph range, built on the server (modules/reports). The same
+// spec 3 §7.1) over the profile's graph range, built on the server (domain/reports). The same
 // guard as the profile: another care site's patient is 404. A failure goes back to the profile
 // with "Download Failed".
 import type { LoaderFunctionArgs } from "@remix-run/node";
@@ -7,10 +7,10 @@ import { requireProfile } from "~/domain/actor.server";
 import { clientIp } from "~/lib/http.server";
 import { logger } from "~/lib/logger.server";
 import { redirectWithFlash } from "~/lib/session.server";
-import { auditProfileView } from "~/models/patientProfile.server";
-import { loadReportData } from "~/models/patientProfileView.server";
-import { buildPatientReportPdf, patientReportFileName } from "~/modules/reports/patientReport";
-import { profileMessages } from "~/validation/patientProfile";
+import { auditProfileView } from "~/domain/patients/profile.server";
+import { loadReportData } from "~/domain/patients/profileView.server";
+import { buildPatientReportPdf, patientReportFileName } from "~/domain/reports/patientReport";
+import { profileMessages } from "~/domain/patients/schema";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { viewer, found } = await requireProfile(request);

@@ -9,15 +9,15 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import {
   PatientProfilePage,
   type ProfileActionData,
-} from "~/components/patient/PatientProfilePage";
+} from "~/domain/patients/ui/PatientProfilePage";
 import { mayPairAt } from "~/domain/access.server";
 import { readForm } from "~/lib/formBody.server";
 import { requireProfile } from "~/domain/actor.server";
 import { badRequest, clientIp, forbidden } from "~/lib/http.server";
-import { patientProfileHref } from "~/lib/patientProfileLink";
+import { patientProfileHref } from "~/domain/patients/profileLink";
 import { redirectWithFlash } from "~/lib/session.server";
 import type { MeasuringUnit } from "~/lib/units";
-import { getCurrentDevice, pairDevice, pairingPowers, unpairDevice } from "~/models/device.server";
+import { getCurrentDevice, pairDevice, pairingPowers, unpairDevice } from "~/domain/devices/device.server";
 import {
   addPatientNote,
   auditProfileView,
@@ -25,8 +25,8 @@ import {
   type FoundProfile,
   setTherapyGoal,
   updatePatientTag,
-} from "~/models/patientProfile.server";
-import { loadProfileView } from "~/models/patientProfileView.server";
+} from "~/domain/patients/profile.server";
+import { loadProfileView } from "~/domain/patients/profileView.server";
 import type { RouteHandle } from "~/root";
 import {
   goalProblem,
@@ -36,9 +36,9 @@ import {
   profileMessages,
   readGoalDraft,
   stepCount,
-} from "~/validation/patientProfile";
+} from "~/domain/patients/schema";
 
-export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
 export const handle: RouteHandle = { heading: "Patient Profile", hydrate: false };
 export const meta: MetaFunction = () => [{ title: "Patient Profile | ARC Connect" }];

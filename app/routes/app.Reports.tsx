@@ -3,21 +3,21 @@
 // clinician only. A GET search box, sortable headers and pages: no JavaScript needed.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { DataTable, type Column } from "~/components/DataTable";
-import { DecryptLogDialog } from "~/components/DecryptLogDialog";
+import { DataTable, type Column } from "~/ui/DataTable";
+import { DecryptLogDialog } from "~/domain/deviceLogs/ui/DecryptLogDialog";
 import { requireActor } from "~/domain/actor.server";
-import { decryptDialogHref } from "~/lib/decryptDialog";
+import { decryptDialogHref } from "~/domain/deviceLogs/decryptDialog";
 import { readListParams } from "~/lib/listParams";
-import { SITE_ROLES } from "~/lib/roles";
+import { SITE_ROLES } from "~/domain/roles";
 import {
   PATIENT_SEARCH_SORTS,
   searchPatients,
   type PatientSearchSort,
-} from "~/models/patientSearch.server";
-import { loadDecryptDialog } from "~/models/deviceLog.server";
+} from "~/domain/patients/search.server";
+import { loadDecryptDialog } from "~/domain/deviceLogs/deviceLog.server";
 import type { RouteHandle } from "~/root";
 
-export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
 export const handle: RouteHandle = { heading: "Patients", hydrate: false };
 export const meta: MetaFunction = () => [{ title: "Patients | ARC Connect" }];

@@ -13,14 +13,14 @@ import {
   LIST_PREFIX,
   type AdminDashboardData,
   type DashboardTab,
-} from "~/components/AdminDashboard";
+} from "~/domain/careSites/ui/AdminDashboard";
 import { rememberCareSite, requireActor } from "~/domain/actor.server";
 import type { Actor } from "~/domain/access.server";
 import { readForm } from "~/lib/formBody.server";
 import { badRequest, clientIp, forbidden, notFoundUnless } from "~/lib/http.server";
 import { pageCount, readListParams } from "~/lib/listParams";
 import { photoUrl } from "~/lib/photoUrl";
-import { invitationsPath, isProviderRole, isSiteRole, STAFF_ROLES } from "~/lib/roles";
+import { invitationsPath, isProviderRole, isSiteRole, STAFF_ROLES } from "~/domain/roles";
 import { commitSession, flash, getSession } from "~/lib/session.server";
 import {
   CARE_SITE_SORTS,
@@ -34,19 +34,19 @@ import {
   listEnrolledPeople,
   newFormToken,
   type EnrolledRole,
-} from "~/models/careSite.server";
-import { patientProfileHref } from "~/lib/patientProfileLink";
-import { CareSiteDashboard } from "~/components/CareSiteDashboard";
+} from "~/domain/careSites/careSite.server";
+import { patientProfileHref } from "~/domain/patients/profileLink";
+import { CareSiteDashboard } from "~/domain/adherence/ui/CareSiteDashboard";
 import {
   careSiteDashboard,
   CATEGORIES,
   CATEGORY_LABELS,
   LIST_SORTS,
   type Category,
-} from "~/models/dashboard.server";
+} from "~/domain/adherence/dashboard.server";
 import type { RouteHandle } from "~/root";
 
-export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
 export const handle: RouteHandle = {
   heading: (role) => (isSiteRole(role) ? "Care Site Dashboard" : "Dashboard"),

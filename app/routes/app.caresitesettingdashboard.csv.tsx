@@ -5,7 +5,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireActor } from "~/domain/actor.server";
 import { clientIp, notFoundUnless } from "~/lib/http.server";
 import { readListParams } from "~/lib/listParams";
-import { SITE_ROLES } from "~/lib/roles";
+import { SITE_ROLES } from "~/domain/roles";
 import {
   DEFAULT_ENROLLED_ROLE,
   DEFAULT_ENROLLED_SORT,
@@ -13,7 +13,7 @@ import {
   isEnrolledRole,
   recordCsvExport,
   sortsFor,
-} from "~/models/careSiteManagement.server";
+} from "~/domain/careSites/management.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireActor(request, SITE_ROLES);

@@ -7,17 +7,17 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { validationError } from "remix-validated-form";
-import { CareSiteDetailsCard, CareSiteDetailsLink } from "~/components/CareSiteDetails";
-import { CareSiteDetailsDialog } from "~/components/CareSiteDetailsDialog";
-import { CareSiteCountCards, CareSiteMemberTable } from "~/components/CareSiteMembers";
-import { ConfirmDialog, useCloseHref, useDialogHref } from "~/components/Dialog";
+import { CareSiteDetailsCard, CareSiteDetailsLink } from "~/domain/careSites/ui/CareSiteDetails";
+import { CareSiteDetailsDialog } from "~/domain/careSites/ui/CareSiteDetailsDialog";
+import { CareSiteCountCards, CareSiteMemberTable } from "~/domain/careSites/ui/CareSiteMembers";
+import { ConfirmDialog, useCloseHref, useDialogHref } from "~/ui/Dialog";
 import { readForm } from "~/lib/formBody.server";
-import { patientProfileHref } from "~/lib/patientProfileLink";
+import { patientProfileHref } from "~/domain/patients/profileLink";
 import { requireActor } from "~/domain/actor.server";
 import { badRequest, clientIp, forbidden, notFound, notFoundUnless } from "~/lib/http.server";
 import { readListParams } from "~/lib/listParams";
 import { photoUrl } from "~/lib/photoUrl";
-import { SITE_ROLES } from "~/lib/roles";
+import { SITE_ROLES } from "~/domain/roles";
 import { commitSession, flash, getSession } from "~/lib/session.server";
 import { parsePhotoUpload } from "~/lib/uploads.server";
 import {
@@ -35,15 +35,15 @@ import {
   updateCareSite,
   withdrawMembership,
   type EnrolledRole,
-} from "~/models/careSiteManagement.server";
+} from "~/domain/careSites/management.server";
 import type { RouteHandle } from "~/root";
 import {
   careSiteDetailsValidator,
   careSiteMessages,
   notAssociatedWithDevice,
-} from "~/validation/careSiteProfile";
+} from "~/domain/careSites/profileSchema";
 
-export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
 export const handle: RouteHandle = { heading: "Care Site" };
 export const meta: MetaFunction = () => [{ title: "Care Site | ARC Connect" }];

@@ -3,9 +3,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireActor } from "~/domain/actor.server";
 import { notFoundUnless } from "~/lib/http.server";
-import { STAFF_ROLES } from "~/lib/roles";
+import { STAFF_ROLES } from "~/domain/roles";
 import { storedFileResponse } from "~/lib/uploads.server";
-import { findAttachment } from "~/models/chat.server";
+import { findAttachment } from "~/domain/chat/chat.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireActor(request, STAFF_ROLES);

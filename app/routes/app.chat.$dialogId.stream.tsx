@@ -2,10 +2,10 @@
 // while it is open is read. 404 to anyone who is not a participant.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getOptionalActor } from "~/domain/actor.server";
-import { chatEventStream, expiredStream } from "~/lib/chatStream.server";
+import { chatEventStream, expiredStream } from "~/domain/chat/stream.server";
 import { notFoundUnless } from "~/lib/http.server";
 import { getSession } from "~/lib/session.server";
-import { findDialog } from "~/models/chat.server";
+import { findDialog } from "~/domain/chat/chat.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await getOptionalActor(request);

@@ -17,7 +17,7 @@ import { useEffect, useRef } from "react";
 import { requireActor } from "~/domain/actor.server";
 import { notFoundUnless } from "~/lib/http.server";
 import { photoUrl } from "~/lib/photoUrl";
-import { STAFF_ROLES } from "~/lib/roles";
+import { STAFF_ROLES } from "~/domain/roles";
 import { parseFileForm } from "~/lib/uploads.server";
 import {
   ATTACHMENT_PLACEHOLDER,
@@ -28,9 +28,9 @@ import {
   MAX_ATTACHMENT_BYTES,
   MAX_MESSAGE_LENGTH,
   sendMessage,
-} from "~/models/chat.server";
+} from "~/domain/chat/chat.server";
 
-export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireActor(request, STAFF_ROLES);

@@ -6,9 +6,9 @@ import { redirect } from "@remix-run/node";
 import { requireActor } from "~/domain/actor.server";
 import { readForm } from "~/lib/formBody.server";
 import { badRequest } from "~/lib/http.server";
-import { STAFF_ROLES } from "~/lib/roles";
+import { STAFF_ROLES } from "~/domain/roles";
 import { redirectWithFlash } from "~/lib/session.server";
-import { createGroupDialog, startDirectDialog } from "~/models/chat.server";
+import { createGroupDialog, startDirectDialog } from "~/domain/chat/chat.server";
 
 export async function loader() {
   return redirect("/app/chat?dialog=new");

@@ -1,7 +1,7 @@
-// GET /app/chat/stream: the signed-in user's chat events for any portal page (lib/chatStream.server.ts).
+// GET /app/chat/stream: the signed-in user's chat events for any portal page (domain/chat/stream.server.ts).
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getOptionalUser } from "~/lib/auth.server";
-import { chatEventStream, expiredStream } from "~/lib/chatStream.server";
+import { getOptionalUser } from "~/domain/accounts/auth.server";
+import { chatEventStream, expiredStream } from "~/domain/chat/stream.server";
 import { getSession } from "~/lib/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -2,23 +2,23 @@
 // New Message, New group), the open conversation on the right (routes/app.chat.$dialogId.tsx).
 // All four staff roles. The New Message and New group dialogs are URL states (?dialog=new|group,
 // ?cq= searches the contacts) that post to /app/chat/new. With JavaScript the list, statuses and
-// badges follow the chat stream (components/AppShell.tsx useChatStream); without it a Refresh link.
+// badges follow the chat stream (ui/AppShell.tsx useChatStream); without it a Refresh link.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
-import { Dialog, useCloseHref } from "~/components/Dialog";
-import { SearchForm } from "~/components/SearchForm";
+import { Dialog, useCloseHref } from "~/ui/Dialog";
+import { SearchForm } from "~/ui/SearchForm";
 import { requireActor } from "~/domain/actor.server";
 import { photoUrl } from "~/lib/photoUrl";
-import { ROLE_NAMES, STAFF_ROLES } from "~/lib/roles";
+import { ROLE_NAMES, STAFF_ROLES } from "~/domain/roles";
 import {
   GROUP_DEFAULT_NAME,
   listContacts,
   listDialogs,
   MAX_GROUP_NAME_LENGTH,
-} from "~/models/chat.server";
+} from "~/domain/chat/chat.server";
 import type { RouteHandle } from "~/root";
 
-export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
 export const handle: RouteHandle = { heading: "Messages" };
 export const meta: MetaFunction = () => [{ title: "Messages | ARC Connect" }];

@@ -4,25 +4,25 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ValidatedForm, validationError } from "remix-validated-form";
-import { CareSiteDetailsCard } from "~/components/CareSiteDetails";
-import { careSiteFormDefaults, CareSiteFormFields } from "~/components/CareSiteProfileForm";
-import { FormError, SubmitButton } from "~/components/forms";
-import { useDirtyForm } from "~/components/useDirtyForm";
+import { CareSiteDetailsCard } from "~/domain/careSites/ui/CareSiteDetails";
+import { careSiteFormDefaults, CareSiteFormFields } from "~/domain/careSites/ui/CareSiteProfileForm";
+import { FormError, SubmitButton } from "~/ui/forms";
+import { useDirtyForm } from "~/ui/useDirtyForm";
 import { requireActor } from "~/domain/actor.server";
 import { readForm } from "~/lib/formBody.server";
 import { badRequest, clientIp, notFound, notFoundUnless } from "~/lib/http.server";
 import { photoUrl } from "~/lib/photoUrl";
-import { PROVIDER_ROLES } from "~/lib/roles";
+import { PROVIDER_ROLES } from "~/domain/roles";
 import { commitSession, flash, getSession } from "~/lib/session.server";
 import {
   getCareSiteProfile,
   listActiveCareSiteAdmins,
   updateCareSite,
-} from "~/models/careSiteManagement.server";
+} from "~/domain/careSites/management.server";
 import type { RouteHandle } from "~/root";
-import { careSiteMessages, careSiteProfileValidator } from "~/validation/careSiteProfile";
+import { careSiteMessages, careSiteProfileValidator } from "~/domain/careSites/profileSchema";
 
-export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
 export const handle: RouteHandle = { heading: "Care Site Profile" };
 export const meta: MetaFunction = () => [{ title: "Care Site Profile | ARC Connect" }];

@@ -2,9 +2,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireActor } from "~/domain/actor.server";
 import { notFoundUnless } from "~/lib/http.server";
-import { SITE_ROLES } from "~/lib/roles";
-import { audit } from "~/models/audit.server";
-import { CATEGORIES, dashboardCsv, type Category } from "~/models/dashboard.server";
+import { SITE_ROLES } from "~/domain/roles";
+import { audit } from "~/domain/audit.server";
+import { CATEGORIES, dashboardCsv, type Category } from "~/domain/adherence/dashboard.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireActor(request, SITE_ROLES);

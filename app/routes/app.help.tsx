@@ -1,18 +1,18 @@
 // /app/help, the Help Center (spec 3 §2.11, §5 "Help", §8): care site staff (clinicadmin,
 // clinician) write to Customer Service. A valid post stores the message and queues its email
-// (models/help.server.ts), then comes back here with the spec's message; a bad one shows the form
+// (domain/help/help.server.ts), then comes back here with the spec's message; a bad one shows the form
 // again with what was typed.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLocation } from "@remix-run/react";
-import { HelpForm } from "~/components/HelpForm";
+import { HelpForm } from "~/domain/help/ui/HelpForm";
 import { requireActor } from "~/domain/actor.server";
 import { readForm } from "~/lib/formBody.server";
 import { clientIp } from "~/lib/http.server";
 import { logger } from "~/lib/logger.server";
-import { SITE_ROLES } from "~/lib/roles";
+import { SITE_ROLES } from "~/domain/roles";
 import { redirectWithFlash } from "~/lib/session.server";
-import { sendHelpMessage } from "~/models/help.server";
+import { sendHelpMessage } from "~/domain/help/help.server";
 import type { RouteHandle } from "~/root";
 import {
   helpFormErrors,
@@ -21,9 +21,9 @@ import {
   readHelpForm,
   type HelpFormErrors,
   type HelpFormValues,
-} from "~/validation/help";
+} from "~/domain/help/schema";
 
-export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
 export const handle: RouteHandle = { heading: "Help Center" };
 export const meta: MetaFunction = () => [{ title: "Help Center | ARC Connect" }];

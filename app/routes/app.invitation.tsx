@@ -1,11 +1,11 @@
 // /app/invitation: the Invitations screen of the abmadmin (spec 1 §2.3, spec 2 §2).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { InvitationsPage } from "~/components/InvitationsPage";
+import { InvitationsPage } from "~/domain/invitations/ui/InvitationsPage";
 import { requireActor } from "~/domain/actor.server";
-import { invitationsAction, invitationsLoader } from "~/lib/invitationsFlow.server";
+import { invitationsAction, invitationsLoader } from "~/domain/invitations/flow.server";
 import type { RouteHandle } from "~/root";
 
-export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
 export const handle: RouteHandle = { heading: "Invitations" };
 export const meta: MetaFunction = () => [{ title: "Invitations | ARC Connect" }];

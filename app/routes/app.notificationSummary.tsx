@@ -2,7 +2,7 @@
 // summary", §4, §9). The care site kept in the session is reused while the user is still accepted
 // there, else the first is chosen and kept (the Actor's current care site, domain/actor.server.ts;
 // the Care Site dropdown posts intent=chooseCareSite).
-// GET parameters of the table: q, sort, order, page (components/DataTable.tsx).
+// GET parameters of the table: q, sort, order, page (ui/DataTable.tsx).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
@@ -10,19 +10,19 @@ import {
   NotificationSummaryView,
   SUMMARY_SORTS,
   type SummarySort,
-} from "~/components/notifications/NotificationSummary";
+} from "~/domain/notifications/ui/NotificationSummary";
 import { rememberCareSite, requireActor } from "~/domain/actor.server";
 import { readForm } from "~/lib/formBody.server";
 import { badRequest, notFoundUnless } from "~/lib/http.server";
 import { PAGE_SIZE, pageCount, readListParams, skipFor, type ListParams } from "~/lib/listParams";
-import { SITE_ROLES } from "~/lib/roles";
+import { SITE_ROLES } from "~/domain/roles";
 import { commitSession, getSession } from "~/lib/session.server";
 import { formatDay } from "~/lib/time";
-import { notificationSummaryFor, type SummaryRow } from "~/models/dailySummary.server";
+import { notificationSummaryFor, type SummaryRow } from "~/domain/notifications/dailySummary.server";
 import type { RouteHandle } from "~/root";
-import { notificationSettingsHref } from "~/validation/notificationSettings";
+import { notificationSettingsHref } from "~/domain/notifications/schema";
 
-export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
 export const handle: RouteHandle = { heading: "Notification Summary" };
 export const meta: MetaFunction = () => [{ title: "Notification Summary | ARC Connect" }];

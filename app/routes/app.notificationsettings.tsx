@@ -1,28 +1,28 @@
 // /app/notificationsettings?p=<base64 of {"clinicId": …}>: a care site's notification settings
 // (spec 2 "Notification settings", §3-§8). Without p: the care site kept in the session, else the
 // user's first. A p naming a care site the user is not accepted at answers 404.
-// Posts (one form, see components/notifications/NotificationSettingsForm.tsx): intent addRecipient
+// Posts (one form, see domain/notifications/ui/NotificationSettingsForm.tsx): intent addRecipient
 // and a removeRecipient button re-render the form from what was posted; intent save validates and
 // stores, then goes to the summary with the spec's message, or stays on "Nochange". Only a
 // clinicadmin of the care site may post (a clinician gets 403).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { CareSiteDetailsCard } from "~/components/CareSiteDetails";
-import { NotificationSettingsForm } from "~/components/notifications/NotificationSettingsForm";
+import { CareSiteDetailsCard } from "~/domain/careSites/ui/CareSiteDetails";
+import { NotificationSettingsForm } from "~/domain/notifications/ui/NotificationSettingsForm";
 import { rememberCareSite, requireActor } from "~/domain/actor.server";
 import { readForm } from "~/lib/formBody.server";
 import { badRequest, clientIp, forbidden, notFoundUnless } from "~/lib/http.server";
 import { logger } from "~/lib/logger.server";
 import { photoUrl } from "~/lib/photoUrl";
-import { SITE_ROLES } from "~/lib/roles";
+import { SITE_ROLES } from "~/domain/roles";
 import { commitSession, flash, getSession } from "~/lib/session.server";
-import { getManagedCareSite } from "~/models/careSiteManagement.server";
+import { getManagedCareSite } from "~/domain/careSites/management.server";
 import {
   notificationSettingsFor,
   saveNotificationSettings,
   type NotificationSettings,
-} from "~/models/notificationSettings.server";
+} from "~/domain/notifications/settings.server";
 import type { RouteHandle } from "~/root";
 import {
   addRecipient,
@@ -35,9 +35,9 @@ import {
   THRESHOLD_SUGGESTION,
   type NotificationFormErrors,
   type NotificationFormValues,
-} from "~/validation/notificationSettings";
+} from "~/domain/notifications/schema";
 
-export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
 export const handle: RouteHandle = { heading: "Notifications" };
 export const meta: MetaFunction = () => [{ title: "Notifications | ARC Connect" }];

@@ -3,21 +3,21 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ValidatedForm, validationError } from "remix-validated-form";
-import { FormError, SubmitButton, TextField } from "~/components/forms";
-import { CountryAndState, ReadOnlyField } from "~/components/ProfileFields";
-import { useDirtyForm } from "~/components/useDirtyForm";
+import { FormError, SubmitButton, TextField } from "~/ui/forms";
+import { CountryAndState, ReadOnlyField } from "~/domain/accounts/ui/ProfileFields";
+import { useDirtyForm } from "~/ui/useDirtyForm";
 import { readForm } from "~/lib/formBody.server";
-import { requireRole } from "~/lib/auth.server";
+import { requireRole } from "~/domain/accounts/auth.server";
 import { photoUrl } from "~/lib/photoUrl";
-import { STAFF_ROLES } from "~/lib/roles";
+import { STAFF_ROLES } from "~/domain/roles";
 import { commitSession, flash, getSession } from "~/lib/session.server";
 import { parsePhotoUpload } from "~/lib/uploads.server";
-import { setUserPhoto } from "~/models/photo.server";
-import { getProfile, updateProfile } from "~/models/user.server";
+import { setUserPhoto } from "~/domain/accounts/photo.server";
+import { getProfile, updateProfile } from "~/domain/accounts/user.server";
 import type { RouteHandle } from "~/root";
-import { accountMessages, profileValidator } from "~/validation/account";
+import { accountMessages, profileValidator } from "~/domain/accounts/schema";
 
-export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
 export const handle: RouteHandle = { heading: "Edit user profile" };
 export const meta: MetaFunction = () => [{ title: "Edit user profile | ARC Connect" }];

@@ -1,12 +1,12 @@
 // /app/signup: the registration page for a signed-in visitor (spec 1 §2.2: no role restriction;
 // the side bar and top bar are hidden), e.g. someone opening an invitation for another account.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { RegistrationPage } from "~/components/RegistrationPage";
-import { requireUser } from "~/lib/auth.server";
-import { registrationAction, registrationLoader } from "~/lib/registrationFlow.server";
+import { RegistrationPage } from "~/domain/accounts/ui/RegistrationPage";
+import { requireUser } from "~/domain/accounts/auth.server";
+import { registrationAction, registrationLoader } from "~/domain/accounts/registrationFlow.server";
 import type { RouteHandle } from "~/root";
 
-export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
 export const handle: RouteHandle = { bare: true, heading: "Register" };
 export const meta: MetaFunction = () => [{ title: "Register | ARC Connect" }];

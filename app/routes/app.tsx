@@ -1,12 +1,12 @@
 // The signed-in shell (spec 1 §2.3): side bar, top bar, footer around every /app page.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useMatches } from "@remix-run/react";
-import { AppShell } from "~/components/AppShell";
-import { Flash } from "~/components/Flash";
-import { requireUser } from "~/lib/auth.server";
+import { AppShell } from "~/ui/AppShell";
+import { Flash } from "~/ui/Flash";
+import { requireUser } from "~/domain/accounts/auth.server";
 import { APP_VERSION } from "~/lib/version.server";
-import { countUnreadMessages, markDelivered } from "~/models/chat.server";
-import { countPendingInvitations } from "~/models/invitation.server";
+import { countUnreadMessages, markDelivered } from "~/domain/chat/chat.server";
+import { countPendingInvitations } from "~/domain/invitations/invitation.server";
 import { useRootFlash, type RouteHandle } from "~/root";
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -2,16 +2,16 @@
 // site with the viewer (the provider's admins: anyone); otherwise 404.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ReadOnlyField } from "~/components/ProfileFields";
+import { ReadOnlyField } from "~/domain/accounts/ui/ProfileFields";
 import { requireActor } from "~/domain/actor.server";
 import { notFoundUnless } from "~/lib/http.server";
 import { photoUrl } from "~/lib/photoUrl";
-import { STAFF_ROLES } from "~/lib/roles";
-import { audit } from "~/models/audit.server";
-import { getVisibleProfile } from "~/models/user.server";
+import { STAFF_ROLES } from "~/domain/roles";
+import { audit } from "~/domain/audit.server";
+import { getVisibleProfile } from "~/domain/accounts/user.server";
 import type { RouteHandle } from "~/root";
 
-export { AppErrorBoundary as ErrorBoundary } from "~/components/ErrorPage";
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
 export const handle: RouteHandle = { heading: "User profile", hydrate: false };
 export const meta: MetaFunction = () => [{ title: "User profile | ARC Connect" }];

@@ -3,7 +3,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { clientIp } from "~/lib/http.server";
 import { consumeForIp, rates, TOO_MANY_REQUESTS } from "~/lib/throttle.server";
-import { findTaken } from "~/models/registration.server";
+import { findTaken } from "~/domain/accounts/registration.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (!(await consumeForIp(clientIp(request), "availability", rates.availabilityPerIp))) {

@@ -2,8 +2,8 @@
 // graphs in the dashboard's report list, with the summary of the dashboard's range.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { notFound, notFoundUnless } from "~/lib/http.server";
-import { findLogFile } from "~/models/deviceLog.server";
-import { buildLogReport, readDashboardRange } from "~/models/therapyDashboard.server";
+import { findLogFile } from "~/domain/deviceLogs/deviceLog.server";
+import { buildLogReport, readDashboardRange } from "~/domain/deviceLogs/therapyDashboard.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams;

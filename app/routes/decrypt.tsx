@@ -7,16 +7,16 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { Dialog } from "~/components/Dialog";
-import { Flash } from "~/components/Flash";
-import { DateInput } from "~/components/forms";
-import { DecryptLogDialog } from "~/components/DecryptLogDialog";
+import { Dialog } from "~/ui/Dialog";
+import { Flash } from "~/ui/Flash";
+import { DateInput } from "~/ui/forms";
+import { DecryptLogDialog } from "~/domain/deviceLogs/ui/DecryptLogDialog";
 import { readForm } from "~/lib/formBody.server";
-import { DECRYPT_DIALOG } from "~/lib/decryptDialog";
+import { DECRYPT_DIALOG } from "~/domain/deviceLogs/decryptDialog";
 import { notFound } from "~/lib/http.server";
 import { withParams } from "~/lib/listParams";
 import { redirectWithFlash } from "~/lib/session.server";
-import { findLogFile, loadDecryptDialog, type LogFileRecord } from "~/models/deviceLog.server";
+import { findLogFile, loadDecryptDialog, type LogFileRecord } from "~/domain/deviceLogs/deviceLog.server";
 import {
   addAnnotation,
   addReportItem,
@@ -28,9 +28,9 @@ import {
   readDashboardRange,
   reportItemGraphs,
   saveSelection,
-} from "~/models/therapyDashboard.server";
-import { therapyDashboardChartSvg } from "~/modules/charts/svg.server";
-import { formatSummaryValue } from "~/modules/devicelog/summary";
+} from "~/domain/deviceLogs/therapyDashboard.server";
+import { therapyDashboardChartSvg } from "~/ui/charts/svg.server";
+import { formatSummaryValue } from "~/domain/deviceLogs/summary";
 import { useRootFlash, type RouteHandle } from "~/root";
 
 export const handle: RouteHandle = { hydrate: false };

@@ -4,11 +4,11 @@
 // The tool is public, so uploads are limited per client address (30 an hour).
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { getOptionalUser } from "~/lib/auth.server";
+import { getOptionalUser } from "~/domain/accounts/auth.server";
 import { clientIp } from "~/lib/http.server";
 import { consumeForIp, rates } from "~/lib/throttle.server";
-import { receiveLogUpload } from "~/models/deviceLog.server";
-import { decryptDialogHref, readDialogOrigin } from "~/lib/decryptDialog";
+import { receiveLogUpload } from "~/domain/deviceLogs/deviceLog.server";
+import { decryptDialogHref, readDialogOrigin } from "~/domain/deviceLogs/decryptDialog";
 
 // A body refused unread gets `Connection: close` (lib/connection.server.ts, in server.ts).
 export const loader = () => redirect(decryptDialogHref("/"));

@@ -14,8 +14,8 @@ import {
   scoreHistorySvg,
   therapyDashboardChartSvg,
   trendChartsSvg,
-} from "~/modules/charts/svg.server";
-import type { GraphPage } from "~/modules/devicelog/graph";
+} from "~/ui/charts/svg.server";
+import type { GraphPage } from "~/domain/deviceLogs/graph";
 import type { RouteHandle } from "~/root";
 
 export const handle: RouteHandle = { hydrate: false };

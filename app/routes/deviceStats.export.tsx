@@ -1,14 +1,14 @@
 // GET /deviceStats/export?format=csv|xlsx&start=&end=&q=: the records of the range and search with
 // the six averages, streamed (spec 3 §2.9). Behind the same password as the page.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { DEVICE_STATS_PATH, hasDeviceStatsAccess } from "~/lib/deviceStatsGate.server";
+import { DEVICE_STATS_PATH, hasDeviceStatsAccess } from "~/domain/deviceStats/gate.server";
 import { redirect } from "@remix-run/node";
 import {
   deviceStatsCsv,
   deviceStatsXlsx,
   exportFileName,
   readStatsQuery,
-} from "~/models/deviceStats.server";
+} from "~/domain/deviceStats/deviceStats.server";
 
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 

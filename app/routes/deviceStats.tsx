@@ -1,5 +1,5 @@
 // /deviceStats (spec 3 §2.9): the devices' performance records, for the provider's own engineers.
-// Public in routing, shut behind the internal password (lib/deviceStatsGate.server.ts). Works
+// Public in routing, shut behind the internal password (domain/deviceStats/gate.server.ts). Works
 // without JavaScript: the range picker, the column chooser, the profile data and the delete
 // confirmation are URL states (?dialog=range|columns|profile|delete); searching, paging and the
 // page size are GET forms; exports are downloads of /deviceStats/export.
@@ -7,8 +7,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ConfirmDialog, Dialog, useCloseHref } from "~/components/Dialog";
-import { SearchForm } from "~/components/SearchForm";
+import { ConfirmDialog, Dialog, useCloseHref } from "~/ui/Dialog";
+import { SearchForm } from "~/ui/SearchForm";
 import {
   closeDeviceStats,
   DEVICE_STATS_PATH,
@@ -16,7 +16,7 @@ import {
   keepChosenColumns,
   openDeviceStats,
   readChosenColumns,
-} from "~/lib/deviceStatsGate.server";
+} from "~/domain/deviceStats/gate.server";
 import { readForm } from "~/lib/formBody.server";
 import { env } from "~/lib/env.server";
 import { badRequest, clientIp } from "~/lib/http.server";
@@ -35,7 +35,7 @@ import {
   STAT_COLUMN_KEYS,
   toLocalMinute,
   type StatColumnKey,
-} from "~/models/deviceStats.server";
+} from "~/domain/deviceStats/deviceStats.server";
 import type { RouteHandle } from "~/root";
 
 export const handle: RouteHandle = { hydrate: false };

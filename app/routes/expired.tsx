@@ -2,7 +2,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import type { RouteHandle } from "~/root";
-import { requireAnonymous } from "~/lib/auth.server";
+import { requireAnonymous } from "~/domain/accounts/auth.server";
 
 export const handle: RouteHandle = { hydrate: false };
 export const meta: MetaFunction = () => [{ title: "Session expired | ARC Connect" }];

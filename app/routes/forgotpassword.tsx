@@ -1,8 +1,8 @@
 // /forgotpassword: choose to reset by email or by text message (spec 1 §2.5).
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
-import { PublicPage } from "~/components/PublicPage";
-import { requireAnonymous } from "~/lib/auth.server";
+import { PublicPage } from "~/ui/PublicPage";
+import { requireAnonymous } from "~/domain/accounts/auth.server";
 import type { RouteHandle } from "~/root";
 
 export const handle: RouteHandle = { hydrate: false };

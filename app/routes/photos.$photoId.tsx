@@ -4,7 +4,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireActor } from "~/domain/actor.server";
 import { notFoundUnless } from "~/lib/http.server";
 import { storedFileResponse } from "~/lib/uploads.server";
-import { findViewablePhoto } from "~/models/photo.server";
+import { findViewablePhoto } from "~/domain/accounts/photo.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireActor(request);

@@ -1,7 +1,7 @@
 // /restorepasswordwithemail: forgotten password by email (spec 1 §2.5, §4.2).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { PasswordResetPage } from "~/components/PasswordResetPage";
-import { resetAction, resetLoader } from "~/lib/resetFlow.server";
+import { PasswordResetPage } from "~/domain/accounts/ui/PasswordResetPage";
+import { resetAction, resetLoader } from "~/domain/accounts/resetFlow.server";
 import type { RouteHandle } from "~/root";
 
 export const handle: RouteHandle = { hydrate: false };

@@ -1,9 +1,9 @@
 // /signup: registration, self-service or from an invitation link (?param1=…) (spec 1 §2.10).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { PublicPage } from "~/components/PublicPage";
-import { RegistrationPage } from "~/components/RegistrationPage";
-import { requireAnonymous } from "~/lib/auth.server";
-import { registrationAction, registrationLoader } from "~/lib/registrationFlow.server";
+import { PublicPage } from "~/ui/PublicPage";
+import { RegistrationPage } from "~/domain/accounts/ui/RegistrationPage";
+import { requireAnonymous } from "~/domain/accounts/auth.server";
+import { registrationAction, registrationLoader } from "~/domain/accounts/registrationFlow.server";
 
 export const meta: MetaFunction = () => [{ title: "Register | ARC Connect" }];
 

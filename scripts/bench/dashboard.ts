@@ -1,4 +1,4 @@
-// The care site dashboard (models/dashboard.server.ts) on a care site of 2,000 patients with a year
+// The care site dashboard (domain/adherence/dashboard.server.ts) on a care site of 2,000 patients with a year
 // of therapy data (about 1.5 million therapies), against a floor: the same SQL run directly through
 // better-sqlite3.
 //
@@ -18,7 +18,7 @@
 //   - each of the 9 category lists, page 1, default sort (last name), week range;
 //   - the CSV of the biggest list (dashboardCsvOf, dashboardCsv after its care-site check);
 // and for each the floor: the SQL the adherence query helpers run (copied from
-// models/adherence.server.ts), plus for a list withPeople's name/photo/pairing statement, executed on
+// domain/adherence/adherence.server.ts), plus for a list withPeople's name/photo/pairing statement, executed on
 // a better-sqlite3 connection of its own. 5 warm-up calls, then N timed; median and 95th
 // percentile. Targets (the issue): p95 under 100 ms, and within 3× of the floor (median to
 // median). It prints a table with the query plans and rewrites its own section of
@@ -364,7 +364,7 @@ function buildWorld(dir: string, now: number): World {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The floor: the SQL of models/adherence.server.ts on a better-sqlite3 connection of its own
+// The floor: the SQL of domain/adherence/adherence.server.ts on a better-sqlite3 connection of its own
 // ---------------------------------------------------------------------------------------------
 
 const SITE_PATIENTS = `SELECT userId FROM "Membership"
@@ -409,7 +409,7 @@ const FLOOR_SQL = {
       AND t.sentAt >= ? AND t.sentAt < ? AND t.therapiesAccepted > 0
     GROUP BY p.userId
     ORDER BY p.userId`,
-  // withPeople's statement (models/dashboard.server.ts): the site's patients' names, photos and
+  // withPeople's statement (domain/adherence/dashboard.server.ts): the site's patients' names, photos and
   // current pairings.
   people: `SELECT u.id, u.firstName, u.lastName, u.photoId,
       (SELECT p.id FROM "Pairing" p WHERE p.patientId = u.id AND p.unpairedAt IS NULL LIMIT 1) AS pairId
@@ -567,8 +567,8 @@ async function main() {
     process.env.NODE_ENV = "production";
     const { configureDatabase, disconnectDatabase, prisma } =
       await import("../../app/lib/db.server");
-    const { rebuildAll } = await import("../../app/models/adherence.server");
-    const dashboard = await import("../../app/models/dashboard.server");
+    const { rebuildAll } = await import("../../app/domain/adherence/adherence.server");
+    const dashboard = await import("../../app/domain/adherence/dashboard.server");
     await configureDatabase();
 
     started = performance.now();
@@ -841,16 +841,16 @@ function render(input: {
       `(${["dashboard", "adherence"]
         .map(
           (m) =>
-            `models/${m}.server.ts as of ${fs
-              .statSync(path.join(ROOT, "app", "models", `${m}.server.ts`))
+            `domain/adherence/${m}.server.ts as of ${fs
+              .statSync(path.join(ROOT, "app", "domain", "adherence", `${m}.server.ts`))
               .mtime.toISOString()
               .slice(0, 16)
               .replace("T", " ")} UTC`,
         )
         .join(", ")}). ` +
-      "Floor: the same SQL (copied from models/adherence.server.ts: the care site's zone, adherenceAsOf, missedThreeOrMore, " +
+      "Floor: the same SQL (copied from domain/adherence/adherence.server.ts: the care site's zone, adherenceAsOf, missedThreeOrMore, " +
       "neverTransmitted, goalsUpdated, transmissionStats) on a better-sqlite3 connection of its own, plus for a list " +
-      "withPeople's statement (models/dashboard.server.ts: the site's patients' names, photos and current pairings); " +
+      "withPeople's statement (domain/adherence/dashboard.server.ts: the site's patients' names, photos and current pairings); " +
       "it finds the same patients in every category (checked). " +
       `Data as of ${input.asOf}; week ${input.week.fromDay}..${input.week.toDay}, month ${input.monthRange.fromDay}..${input.monthRange.toDay}. ` +
       `${WARMUP} warm-up calls, then ${RUNS} timed calls of the app and of the floor in turn, for each case; median and 95th percentile in ms. ` +

@@ -1,4 +1,4 @@
-// Device statistics (models/deviceStats.server.ts, the /deviceStats page and its exports) on
+// Device statistics (domain/deviceStats/deviceStats.server.ts, the /deviceStats page and its exports) on
 // 1,000,000 records over 30 days (issue 10: first page, a search, a range and the averages each
 // under 200 ms p95; a full-range CSV export that streams with flat memory).
 //
@@ -434,7 +434,7 @@ async function captureChild(dir: string, filters: PlanFilter[]) {
     captured.push({ label: `${label}: ${kind}`, query: e.query, params: e.params });
   });
   (globalThis as { __arcPrisma?: unknown }).__arcPrisma = client;
-  const model = await import("../../app/models/deviceStats.server");
+  const model = await import("../../app/domain/deviceStats/deviceStats.server");
   for (const f of filters) {
     const filter = { start: new Date(f.filter.start), end: new Date(f.filter.end), q: f.filter.q };
     label = f.label;
@@ -567,7 +567,7 @@ async function main() {
   process.env.DATA_DIR = dir;
   process.env.SESSION_SECRET = crypto.randomBytes(32).toString("hex");
   process.env.NODE_ENV = "production";
-  const model = await import("../../app/models/deviceStats.server");
+  const model = await import("../../app/domain/deviceStats/deviceStats.server");
   const { configureDatabase, disconnectDatabase } = await import("../../app/lib/db.server");
   await configureDatabase();
 
@@ -906,7 +906,7 @@ function render(input: {
       `(${Math.round((world.profiles / world.rows) * 100)} %) with a profile (a JSON list of 3–6 records).`,
     "",
     "Measured: the model functions the page calls, in process through the app's Prisma client, without HTTP, the password " +
-      `gate or rendering (models/deviceStats.server.ts as of ${mtime("app/models/deviceStats.server.ts")} UTC, ` +
+      `gate or rendering (domain/deviceStats/deviceStats.server.ts as of ${mtime("app/domain/deviceStats/deviceStats.server.ts")} UTC, ` +
       `prisma/schema.prisma as of ${mtime("prisma/schema.prisma")} UTC): the query read by \`readStatsQuery\` from the URL's ` +
       "start/end/q/page/size as the loader reads them; a page load is " +
       "`Promise.all([listDeviceStats(filter, page, size), deviceStatAverages(filter)])` as the loader runs it " +

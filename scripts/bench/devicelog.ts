@@ -1,4 +1,4 @@
-// Decrypting a 200 MiB encrypted cough log: the app's path (modules/devicelog decryptToRows, then
+// Decrypting a 200 MiB encrypted cough log: the app's path (domain/deviceLogs decryptToRows, then
 // summarize) beside a bare AES-256-GCM decrypt of the same records (the floor), in MiB/s and peak RSS.
 //
 //   npm run bench:devicelog   (tsx scripts/bench/devicelog.ts; from the project root)
@@ -15,13 +15,13 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parse } from "csv-parse/sync";
-import { packStamp } from "../../app/modules/devicelog/calendar";
-import { parseLogFileName } from "../../app/modules/devicelog/fileName";
-import { resolveLogKeys } from "../../app/modules/devicelog/keys";
-import { buildCoughLog } from "../../app/modules/devicelog/model";
-import { decryptToRows } from "../../app/modules/devicelog/reader";
-import { parseValuePairs, type DeviceLogRow } from "../../app/modules/devicelog/rows";
-import { summarize } from "../../app/modules/devicelog/summary";
+import { packStamp } from "../../app/domain/deviceLogs/calendar";
+import { parseLogFileName } from "../../app/domain/deviceLogs/fileName";
+import { resolveLogKeys } from "../../app/domain/deviceLogs/keys";
+import { buildCoughLog } from "../../app/domain/deviceLogs/model";
+import { decryptToRows } from "../../app/domain/deviceLogs/reader";
+import { parseValuePairs, type DeviceLogRow } from "../../app/domain/deviceLogs/rows";
+import { summarize } from "../../app/domain/deviceLogs/summary";
 import { writeDeviceLog } from "../make-device-log";
 import {
   cpuPressureTotal,
@@ -94,9 +94,9 @@ async function pdfCase(file: string) {
   if (!name.ok) throw new Error(name.message);
   const opts = { keys: KEYS, expectedDeviceId: name.meta.deviceId, deviceType: "cough" as const };
   // Loaded here only: pdfkit in every child would add to the other cases' peak RSS.
-  const { graphPage } = await import("../../app/modules/devicelog/graph");
+  const { graphPage } = await import("../../app/domain/deviceLogs/graph");
   const { buildComplianceReportPdf, complianceSeries } =
-    await import("../../app/modules/reports/complianceReport");
+    await import("../../app/domain/reports/complianceReport");
   const model = await decryptToRows(fs.createReadStream(file), opts);
   const started = performance.now();
   const summary = summarize(model);

@@ -307,9 +307,9 @@ async function runBreakdown(dataDir: string, siteId: string): Promise<Breakdown>
   process.env.LOG_REQUESTS = "0";
   const { configureDatabase, disconnectDatabase, prisma } = await import("../../app/lib/db.server");
   const { ingestTransmission, closeIngestDatabase } =
-    await import("../../app/models/ingest.server");
-  const { processAdherenceQueue } = await import("../../app/models/adherence.server");
-  const { parseTransmission } = await import("../../app/validation/deviceApi");
+    await import("../../app/domain/devices/ingest.server");
+  const { processAdherenceQueue } = await import("../../app/domain/adherence/adherence.server");
+  const { parseTransmission } = await import("../../app/domain/devices/schema");
   await configureDatabase();
   try {
     const options = {

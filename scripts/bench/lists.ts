@@ -1,4 +1,4 @@
-// The super admin dashboard's lists (models/careSite.server.ts) on a large database: 500 care
+// The super admin dashboard's lists (domain/careSites/careSite.server.ts) on a large database: 500 care
 // sites and 20,000 users with their memberships and device pairings.
 //
 //   npm run bench:lists        (tsx scripts/bench/lists.ts; run from the project root so tsx
@@ -173,7 +173,7 @@ async function main() {
     process.env.DATA_DIR = dir;
     process.env.SESSION_SECRET = crypto.randomBytes(32).toString("hex");
     process.env.NODE_ENV = "production";
-    const models = await import("../../app/models/careSite.server");
+    const models = await import("../../app/domain/careSites/careSite.server");
     const { configureDatabase, disconnectDatabase } = await import("../../app/lib/db.server");
     await configureDatabase();
 
@@ -271,7 +271,7 @@ async function main() {
   }
 }
 
-type Queries = typeof import("../../app/models/careSite.server").listQueries;
+type Queries = typeof import("../../app/domain/careSites/careSite.server").listQueries;
 
 /** SQLite's plan of the page query of the main cases, as `EXPLAIN QUERY PLAN` prints it. */
 function explain(
@@ -349,7 +349,7 @@ function render(input: {
       `${USERS.clinician.toLocaleString("en-US")} clinicians, ${USERS.clinicadmin.toLocaleString("en-US")} care site admins), ` +
       `${input.made.memberships.toLocaleString("en-US")} memberships (80 % accepted, 12 % pending, 5 % rejected, 3 % blocked) ` +
       `and ${input.made.pairings.toLocaleString("en-US")} pairings, built in ${input.buildSeconds.toFixed(1)} s and ANALYZEd. ` +
-      `Each case is one call of the model function (models/careSite.server.ts) through the app's Prisma client: ` +
+      `Each case is one call of the model function (domain/careSites/careSite.server.ts) through the app's Prisma client: ` +
       `a page of 10 and its total, as the dashboard's loader makes it. ${WARMUP} warm-up calls, then ${RUNS} timed; ` +
       "median and 95th percentile.",
     "",

@@ -1,4 +1,4 @@
-// The patient profile (models/patientProfileView.server.ts) and its PDF (modules/reports/
+// The patient profile (domain/patients/profileView.server.ts) and its PDF (domain/reports/
 // patientReport.ts) for a patient with 2 years of data, 6 therapies a day of 10 cycles each.
 //
 //   npm run bench:profile   (from the project root, so that tsx resolves the app's "~/" imports)
@@ -16,7 +16,7 @@ import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import { applyMigrations, readMigrations } from "../../app/lib/migrate.server";
 import { dayInZone } from "../../app/lib/time";
-import { addDays, dayStart } from "../../app/modules/adherence/score";
+import { addDays, dayStart } from "../../app/domain/adherence/score";
 import { markdownTable as table, sectionMarkers, writeSection } from "./support";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -177,7 +177,7 @@ type Part = { label: string; median: number };
 type Breakdown = { label: string; parts: Part[]; plan: string; reading: string };
 const target = (r: Case) => TARGET_MS[r.kind];
 
-/** The SQL trendDays() runs (models/patientProfile.server.ts): the cycles summed per therapy. */
+/** The SQL trendDays() runs (domain/patients/profile.server.ts): the cycles summed per therapy. */
 const TREND_SQL = `SELECT t.startedAt AS startedAt,
     SUM(c.peakFlow) AS peakFlowSum, COUNT(c.peakFlow) AS peakFlowN,
     SUM(c.expVolume) AS expVolumeSum, COUNT(c.expVolume) AS expVolumeN,
@@ -202,11 +202,11 @@ async function main() {
     process.env.SESSION_SECRET = crypto.randomBytes(32).toString("hex");
     process.env.NODE_ENV = "production";
     const db = await import("../../app/lib/db.server");
-    const { rebuildAll } = await import("../../app/models/adherence.server");
-    const model = await import("../../app/models/patientProfile.server");
-    const view = await import("../../app/models/patientProfileView.server");
-    const { buildPatientReportPdf } = await import("../../app/modules/reports/patientReport");
-    const svg = await import("../../app/modules/charts/svg.server");
+    const { rebuildAll } = await import("../../app/domain/adherence/adherence.server");
+    const model = await import("../../app/domain/patients/profile.server");
+    const view = await import("../../app/domain/patients/profileView.server");
+    const { buildPatientReportPdf } = await import("../../app/domain/reports/patientReport");
+    const svg = await import("../../app/ui/charts/svg.server");
     await db.configureDatabase();
     started = performance.now();
     const dailyRows = (await rebuildAll(now)).rows;

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { DEMO_KEY_HEX } from "../../app/modules/devicelog/keys";
+import { DEMO_KEY_HEX } from "../../app/domain/deviceLogs/keys";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const DOC_FILE = path.join(ROOT, "docs", "performance.md");

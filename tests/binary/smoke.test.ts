@@ -404,7 +404,7 @@ describe("the release binary dist/arc-connect", () => {
       skip_empty_lines: true,
       bom: true,
     }) as string[][];
-    // Four lines stating the report, then the table (modules/reports/transmissionsCsv.ts).
+    // Four lines stating the report, then the table (domain/reports/transmissionsCsv.ts).
     expect(rows[0]).toEqual(["Transmissions of", name]);
     const header = rows.findIndex((row) => row[0] === "Received");
     expect(header, `a header row in ${JSON.stringify(rows.slice(0, 6))}`).toBeGreaterThan(0);

@@ -2,7 +2,7 @@
 // off and on: a serial paired at another care site reads as unknown; taking a device from another
 // patient of the same care site asks first (Cancel leaves it; Move device moves it).
 import crypto from "node:crypto";
-import { patientProfileHref } from "../../app/lib/patientProfileLink";
+import { patientProfileHref } from "../../app/domain/patients/profileLink";
 import { createCareSite, createDevice, createUser, db } from "./support/db";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";

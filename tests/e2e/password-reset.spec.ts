@@ -12,7 +12,7 @@ import {
 import { expect, signInThroughForm, test } from "./support/fixtures";
 
 const NEW_PASSWORD = "Reset-pass2!";
-// app/validation/rules.ts PASSWORD_PATTERN_MESSAGE
+// app/lib/validation.ts PASSWORD_PATTERN_MESSAGE
 const PASSWORD_PATTERN_MESSAGE =
   "Password must be at least 8 characters long and contain an uppercase letter, a lowercase letter, a digit and a special character (-+_!@#$%^&*.,?)";
 

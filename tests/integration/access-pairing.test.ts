@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { loadActor } from "~/domain/access.server";
 import { prisma } from "~/lib/db.server";
-import { createDevice, pairDevice, pairingPowers, unpairDevice } from "~/models/device.server";
+import { createDevice, pairDevice, pairingPowers, unpairDevice } from "~/domain/devices/device.server";
 import { createCareSite, createUser, uid } from "../support/factories";
 
 type ActorKind =

@@ -27,7 +27,7 @@ import {
   getPatientLinks,
   getPersonNotice,
   listCareSites,
-} from "~/models/careSite.server";
+} from "~/domain/careSites/careSite.server";
 import {
   countEnrolled,
   exportEnrolledCsv,
@@ -37,11 +37,11 @@ import {
   setManagedCareSitePicture,
   updateCareSite,
   withdrawMembership,
-} from "~/models/careSiteManagement.server";
-import { findDialog, sendMessage } from "~/models/chat.server";
-import { notificationSummaryFor, summaryDownloadFor } from "~/models/dailySummary.server";
-import { careSiteDashboard, dashboardCsv } from "~/models/dashboard.server";
-import { sendHelpMessage } from "~/models/help.server";
+} from "~/domain/careSites/management.server";
+import { findDialog, sendMessage } from "~/domain/chat/chat.server";
+import { notificationSummaryFor, summaryDownloadFor } from "~/domain/notifications/dailySummary.server";
+import { careSiteDashboard, dashboardCsv } from "~/domain/adherence/dashboard.server";
+import { sendHelpMessage } from "~/domain/help/help.server";
 import {
   applyInvitationAction,
   countInvitations,
@@ -49,16 +49,16 @@ import {
   listReceivedInvitations,
   listSentInvitations,
   sendInvitations,
-} from "~/models/invitation.server";
+} from "~/domain/invitations/invitation.server";
 import {
   notificationSettingsFor,
   saveNotificationSettings,
-} from "~/models/notificationSettings.server";
-import { findViewablePhoto } from "~/models/photo.server";
-import { addPatientNote, findProfile, setTherapyGoal } from "~/models/patientProfile.server";
-import { loadProfileView } from "~/models/patientProfileView.server";
-import { searchPatients } from "~/models/patientSearch.server";
-import { getVisibleProfile } from "~/models/user.server";
+} from "~/domain/notifications/settings.server";
+import { findViewablePhoto } from "~/domain/accounts/photo.server";
+import { addPatientNote, findProfile, setTherapyGoal } from "~/domain/patients/profile.server";
+import { loadProfileView } from "~/domain/patients/profileView.server";
+import { searchPatients } from "~/domain/patients/search.server";
+import { getVisibleProfile } from "~/domain/accounts/user.server";
 import { loader as clinicadminLoader, action as clinicadminAction } from "~/routes/app.clinicadmin";
 import {
   actorOf,

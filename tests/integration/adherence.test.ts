@@ -19,7 +19,7 @@ import {
   recomputePatientDays,
   therapyAdjustments,
   transmissionStats,
-} from "~/models/adherence.server";
+} from "~/domain/adherence/adherence.server";
 import { createCareSite, createUser, uid } from "../support/factories";
 
 const ALL = "mon,tue,wed,thu,fri,sat,sun";

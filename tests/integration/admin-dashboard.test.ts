@@ -7,11 +7,11 @@ import type {
   AdminDashboardData,
   CareSiteListRow,
   PersonListRow,
-} from "~/components/AdminDashboard";
+} from "~/domain/careSites/ui/AdminDashboard";
 import { prisma } from "~/lib/db.server";
 import { action, loader } from "~/routes/app._index";
 import { loader as rootLoader } from "~/root";
-import { careSiteMessages } from "~/validation/careSite";
+import { careSiteMessages } from "~/domain/careSites/schema";
 import { createUser } from "../support/factories";
 import { bodyOf, locationOf, statusOf, type Browser } from "../support/requests";
 import { signedInBrowser } from "../support/session";

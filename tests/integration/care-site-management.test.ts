@@ -11,15 +11,15 @@ import {
   getEnrolledMember,
   getEnrolledPatient,
   listEnrolled,
-} from "~/models/careSiteManagement.server";
-import { getShellUser } from "~/models/user.server";
+} from "~/domain/careSites/management.server";
+import { getShellUser } from "~/domain/accounts/user.server";
 import { action as pageAction, loader as pageLoader } from "~/routes/app.caresitesettingdashboard";
 import { loader as csvLoader } from "~/routes/app.caresitesettingdashboard.csv";
 import {
   action as profileAction,
   loader as profileLoader,
 } from "~/routes/app.clinicprofiledetails";
-import { careSiteMessages } from "~/validation/careSiteProfile";
+import { careSiteMessages } from "~/domain/careSites/profileSchema";
 import { actorOf, createCareSite, createUser, uid } from "../support/factories";
 import { bodyOf, locationOf, statusOf, type Browser } from "../support/requests";
 import { signedInBrowser } from "../support/session";

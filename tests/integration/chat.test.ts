@@ -19,7 +19,7 @@ import {
   MAX_ATTACHMENT_BYTES,
   sendMessage,
   startDirectDialog,
-} from "~/models/chat.server";
+} from "~/domain/chat/chat.server";
 import { loader as shellLoader } from "~/routes/app";
 import { loader as attachmentLoader } from "~/routes/app.chat.$dialogId.attachments.$attachmentId";
 import { loader as streamLoader } from "~/routes/app.chat.$dialogId.stream";

@@ -4,9 +4,9 @@
 // tests/integration/devicelog-upload.test.ts.
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
-import { dashboardCsvOf } from "~/models/dashboard.server";
-import { summaryCsv, type SummaryRow } from "~/models/dailySummary.server";
-import { deviceStatsCsv } from "~/models/deviceStats.server";
+import { dashboardCsvOf } from "~/domain/adherence/dashboard.server";
+import { summaryCsv, type SummaryRow } from "~/domain/notifications/dailySummary.server";
+import { deviceStatsCsv } from "~/domain/deviceStats/deviceStats.server";
 import { loader as enrolledCsvLoader } from "~/routes/app.caresitesettingdashboard.csv";
 import { armedCells, csvRecords, disarmed, FORMULA_CELLS } from "../support/csvInjection";
 import { createCareSite, createPairedPatient, createUser, uid } from "../support/factories";

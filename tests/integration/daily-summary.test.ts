@@ -27,11 +27,11 @@ import {
   summaryReportName,
   summaryRows,
   type SummaryRow,
-} from "~/models/dailySummary.server";
-import { ingestTransmission } from "~/models/ingest.server";
-import { readNotificationSettings } from "~/models/notificationSettings.server";
-import { addDays } from "~/modules/adherence/score";
-import { transmissionSchema } from "~/validation/deviceApi";
+} from "~/domain/notifications/dailySummary.server";
+import { ingestTransmission } from "~/domain/devices/ingest.server";
+import { readNotificationSettings } from "~/domain/notifications/settings.server";
+import { addDays } from "~/domain/adherence/score";
+import { transmissionSchema } from "~/domain/devices/schema";
 import { createCareSite, createPairedPatient, uid } from "../support/factories";
 import { closedPort, startSmtpServer, type ReceivedMail } from "../support/smtp";
 import { STANDARD_PRESCRIPTION } from "../../scripts/sim/client";

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadActor } from "~/domain/access.server";
 import { prisma } from "~/lib/db.server";
 import { MAX_JSON_BODY_BYTES } from "~/lib/jsonBody.server";
-import { createDevice, pairDevice, rotateDeviceToken, unpairDevice } from "~/models/device.server";
+import { createDevice, pairDevice, rotateDeviceToken, unpairDevice } from "~/domain/devices/device.server";
 import { AdherenceWorker } from "~/jobs/adherenceQueue.server";
-import { processAdherenceQueue } from "~/models/adherence.server";
-import { ingestTransmission } from "~/models/ingest.server";
+import { processAdherenceQueue } from "~/domain/adherence/adherence.server";
+import { ingestTransmission } from "~/domain/devices/ingest.server";
 import {
   action as statsAction,
   loader as statsLoader,
@@ -18,7 +18,7 @@ import {
   action as transmissionsAction,
   loader as transmissionsLoader,
 } from "~/routes/api.v1.devices.$serial.transmissions";
-import { deviceApiMessages, parseTransmission } from "~/validation/deviceApi";
+import { deviceApiMessages, parseTransmission } from "~/domain/devices/schema";
 import { startDeviceApiServer } from "../support/deviceApiServer";
 import { createCareSite, createUser, uid } from "../support/factories";
 import { STANDARD_PRESCRIPTION } from "../../scripts/sim/client";

@@ -7,7 +7,7 @@ import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { DEMO_DEVICE_STATS_PASSWORD } from "~/lib/env.server";
-import { GATE_MESSAGES } from "~/lib/deviceStatsGate.server";
+import { GATE_MESSAGES } from "~/domain/deviceStats/gate.server";
 import {
   DEFAULT_COLUMNS,
   deviceStatAverages,
@@ -16,7 +16,7 @@ import {
   RANGE_MESSAGE,
   readStatsQuery,
   toLocalMinute,
-} from "~/models/deviceStats.server";
+} from "~/domain/deviceStats/deviceStats.server";
 import { loader as exportLoader } from "~/routes/deviceStats.export";
 import { action, loader } from "~/routes/deviceStats";
 import { bodyOf, Browser, locationOf, statusOf } from "../support/requests";

@@ -19,7 +19,7 @@ import {
   loadDecryptDialog,
   purgeExpiredLogFiles,
   uploadFailureMessage,
-} from "~/models/deviceLog.server";
+} from "~/domain/deviceLogs/deviceLog.server";
 import { startDecryptServer } from "../support/decryptServer";
 import { createUser } from "../support/factories";
 import { signedInBrowser } from "../support/session";

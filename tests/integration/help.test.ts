@@ -14,7 +14,7 @@ import {
   HELP_SUBJECT_MAX,
   helpMessages,
   type HelpFormValues,
-} from "~/validation/help";
+} from "~/domain/help/schema";
 import { createCareSite, createUser, uid } from "../support/factories";
 import { Browser, bodyOf, locationOf, statusOf } from "../support/requests";
 import { signedInBrowser } from "../support/session";

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { clientIp } from "~/lib/http.server";
 import { action as signupAction } from "~/routes/signup";
-import { fullPhone } from "~/validation/account";
+import { fullPhone } from "~/domain/accounts/schema";
 import { createApp, listen, serverTimeouts, type ChainOptions } from "../../server/http";
 import { uid } from "../support/factories";
 

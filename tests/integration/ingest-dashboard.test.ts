@@ -4,9 +4,9 @@ import { TZDate } from "@date-fns/tz";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { yesterdayInZone } from "~/lib/time";
-import { finaliseDays } from "~/models/adherence.server";
-import { careSiteDashboard, type Category } from "~/models/dashboard.server";
-import { addDays } from "~/modules/adherence/score";
+import { finaliseDays } from "~/domain/adherence/adherence.server";
+import { careSiteDashboard, type Category } from "~/domain/adherence/dashboard.server";
+import { addDays } from "~/domain/adherence/score";
 import {
   DeviceClient,
   STANDARD_PRESCRIPTION,

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { invitationMessages as m } from "~/lib/invitationRules";
+import { invitationMessages as m } from "~/domain/invitations/rules";
 import {
   applyInvitationAction,
   countInvitations,
@@ -17,8 +17,8 @@ import {
   listSentInvitations,
   sendInvitations,
   type InvitationActor,
-} from "~/models/invitation.server";
-import { findInvitationByToken, hashInvitationToken } from "~/models/invitationToken.server";
+} from "~/domain/invitations/invitation.server";
+import { findInvitationByToken, hashInvitationToken } from "~/domain/invitations/token.server";
 import { actorOf, createCareSite, createUser, uid } from "../support/factories";
 import { MALFORMED_EMAILS } from "../support/malformedEmails";
 

@@ -2,7 +2,7 @@
 // who may see and do what.
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
-import { getShellUser } from "~/models/user.server";
+import { getShellUser } from "~/domain/accounts/user.server";
 import { action as clinicianAction, loader as clinicianLoader } from "~/routes/app.cliniciantable";
 import { action as adminAction, loader as adminLoader } from "~/routes/app.clinicadmin";
 import { action as saAction, loader as saLoader } from "~/routes/app.satable";

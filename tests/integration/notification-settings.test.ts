@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { sessionStorage } from "~/lib/session.server";
 import { dayInZone, formatDay, yesterdayInZone } from "~/lib/time";
-import { readNotificationSettings } from "~/models/notificationSettings.server";
-import { addDays } from "~/modules/adherence/score";
+import { readNotificationSettings } from "~/domain/notifications/settings.server";
+import { addDays } from "~/domain/adherence/score";
 import {
   action as settingsAction,
   loader as settingsLoader,
@@ -18,7 +18,7 @@ import {
   notificationMessages,
   notificationSettingsHref,
   type NotificationFormValues,
-} from "~/validation/notificationSettings";
+} from "~/domain/notifications/schema";
 import { createCareSite, createUser, uid } from "../support/factories";
 import { bodyOf, locationOf, statusOf, type Browser } from "../support/requests";
 import { signedInBrowser } from "../support/session";

@@ -6,9 +6,9 @@
 // The cell-by-cell rule table is tests/integration/access-pairing.test.ts.
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
-import { patientProfileHref } from "~/lib/patientProfileLink";
+import { patientProfileHref } from "~/domain/patients/profileLink";
 import { sessionStorage } from "~/lib/session.server";
-import { createDevice } from "~/models/device.server";
+import { createDevice } from "~/domain/devices/device.server";
 import { action, loader, pairingMessages } from "~/routes/app.PatientProfile";
 import { createCareSite, createUser, uid } from "../support/factories";
 import { bodyOf, Browser, locationOf, statusOf } from "../support/requests";

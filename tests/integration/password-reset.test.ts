@@ -5,7 +5,7 @@ import { TOO_MANY_REQUESTS } from "~/lib/throttle.server";
 import { action as emailAction, loader as emailLoader } from "~/routes/restorepasswordwithemail";
 import { action as phoneAction, loader as phoneLoader } from "~/routes/restorepasswordwithphone";
 import { action as signIn } from "~/routes/_index";
-import { accountMessages } from "~/validation/account";
+import { accountMessages } from "~/domain/accounts/schema";
 import { createUser, PASSWORD, uid } from "../support/factories";
 import { bodyOf, Browser, locationOf, statusOf } from "../support/requests";
 

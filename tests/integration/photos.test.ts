@@ -10,7 +10,7 @@ import { env } from "~/lib/env.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { sessionStorage } from "~/lib/session.server";
 import { MAX_PHOTO_BYTES, PHOTO_MESSAGES, parsePhotoUpload, savePhoto } from "~/lib/uploads.server";
-import { canViewPhoto, setCareSitePhoto, setUserPhoto } from "~/models/photo.server";
+import { canViewPhoto, setCareSitePhoto, setUserPhoto } from "~/domain/accounts/photo.server";
 import { loader as photoLoader } from "~/routes/photos.$photoId";
 import { actorOf, createCareSite, createUser } from "../support/factories";
 import { blankPng, peakRssGrowth } from "../support/imageBombs";

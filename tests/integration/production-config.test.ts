@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEMO_KEY_HEX } from "~/modules/devicelog/keys";
+import { DEMO_KEY_HEX } from "~/domain/deviceLogs/keys";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");

@@ -1,7 +1,7 @@
 // The sign-in steps through the real route module, a real SQLite file and the outbox table.
 import { beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
-import { messages } from "~/models/signIn.server";
+import { messages } from "~/domain/accounts/signIn.server";
 import { action, loader } from "~/routes/_index";
 import { loader as appLoader } from "~/routes/app";
 import { createCareSite, createUser, PASSWORD } from "../support/factories";

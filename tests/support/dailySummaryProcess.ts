@@ -3,7 +3,7 @@
 // together, runs, prints the result as JSON.
 //   tsx tests/support/dailySummaryProcess.ts <now ISO> <start at, epoch ms>
 import { configureDatabase, disconnectDatabase } from "~/lib/db.server";
-import { runDailySummary } from "~/models/dailySummary.server";
+import { runDailySummary } from "~/domain/notifications/dailySummary.server";
 
 async function main() {
   const [now, startAt] = process.argv.slice(2);

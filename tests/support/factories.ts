@@ -3,8 +3,8 @@
 import crypto from "node:crypto";
 import { loadActor } from "~/domain/access.server";
 import { prisma } from "~/lib/db.server";
-import { createDevice } from "~/models/device.server";
-import { hashPassword } from "~/models/user.server";
+import { createDevice } from "~/domain/devices/device.server";
+import { hashPassword } from "~/domain/accounts/user.server";
 
 export const PASSWORD = "Test-pass1!";
 let passwordHash: string | null = null;

@@ -20,7 +20,7 @@ import {
   weekdayOf,
   weightedScore,
   type DayCounts,
-} from "~/modules/adherence/score";
+} from "~/domain/adherence/score";
 
 const ALL = "mon,tue,wed,thu,fri,sat,sun";
 const counts = (entries: Record<string, [therapies: number, completed: number]>) =>

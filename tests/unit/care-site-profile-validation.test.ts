@@ -9,8 +9,8 @@ import {
   careSiteProfileSchema,
   careSiteProfileValidator,
   notAssociatedWithDevice,
-} from "~/validation/careSiteProfile";
-import { US_STATES } from "~/validation/rules";
+} from "~/domain/careSites/profileSchema";
+import { US_STATES } from "~/lib/validation";
 
 function issuesByField(schema: z.ZodTypeAny, input: unknown) {
   const result = schema.safeParse(input);

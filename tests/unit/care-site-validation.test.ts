@@ -6,7 +6,7 @@ import {
   addCareSiteValidator,
   careSiteInput,
   careSiteMessages,
-} from "~/validation/careSite";
+} from "~/domain/careSites/schema";
 
 const REQUIRED = "Required";
 const ALPHABETS = "should contain only alphabets and/or space";

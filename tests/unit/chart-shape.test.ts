@@ -13,7 +13,7 @@ import {
   shapeScoreHistory,
   shapeTrendCharts,
   type CycleChartInput,
-} from "~/modules/charts/shape";
+} from "~/ui/charts/shape";
 
 const { green, red, grey, blue } = CHART_COLORS;
 

@@ -1,7 +1,7 @@
-// The server-rendered chart markup (app/modules/charts/svg.server.tsx): one accessible <svg> per
+// The server-rendered chart markup (app/ui/charts/svg.server.tsx): one accessible <svg> per
 // chart, the bars and colours the shaping asked for, native <title> tooltips, "No data" frames.
 import { describe, expect, it } from "vitest";
-import { CHART_COLORS, type CycleChartInput } from "~/modules/charts/shape";
+import { CHART_COLORS, type CycleChartInput } from "~/ui/charts/shape";
 import {
   adherenceCalendarSvg,
   adherenceGaugeSvg,
@@ -11,7 +11,7 @@ import {
   hmrChartSvg,
   scoreHistorySvg,
   trendChartsSvg,
-} from "~/modules/charts/svg.server";
+} from "~/ui/charts/svg.server";
 
 const count = (haystack: string, needle: string | RegExp) =>
   typeof needle === "string"

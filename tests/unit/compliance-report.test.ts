@@ -6,7 +6,7 @@ import {
   complianceReportFileName,
   type ComplianceGraph,
   type ComplianceReportData,
-} from "~/modules/reports/complianceReport";
+} from "~/domain/reports/complianceReport";
 import { pdfText } from "../support/pdfText";
 
 const SELECTED = "Therapies 01-Nov-2026 to 07-Nov-2026 (Selected Therapies)";

@@ -4,7 +4,7 @@ import { csvChunks, disarmCell, toCsv } from "~/lib/csv";
 import {
   transmissionsReportCsv,
   type TransmissionCsvRow,
-} from "~/modules/reports/transmissionsCsv";
+} from "~/domain/reports/transmissionsCsv";
 import { armedCells, csvRecords, disarmed, FORMULA_CELLS } from "../support/csvInjection";
 
 describe("disarmCell", () => {

@@ -1,6 +1,6 @@
 // The device API's body rules (DEVICE-API.md) and the deviation rule (DESIGN.md §5).
 import { describe, expect, it } from "vitest";
-import { samePrescription, therapyDeviates } from "~/models/ingest.server";
+import { samePrescription, therapyDeviates } from "~/domain/devices/ingest.server";
 import {
   deviceApiMessages,
   EARLIEST_DEVICE_TIME,
@@ -12,7 +12,7 @@ import {
   parseDeviceStats,
   parseTransmission,
   type TransmissionBody,
-} from "~/validation/deviceApi";
+} from "~/domain/devices/schema";
 import { STANDARD_PRESCRIPTION } from "../../scripts/sim/client";
 
 const prescription = STANDARD_PRESCRIPTION;

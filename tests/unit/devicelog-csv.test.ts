@@ -2,9 +2,9 @@
 import { stringQuoteOnlyIfNecessary } from "@json2csv/formatters";
 import { Parser } from "@json2csv/plainjs";
 import { describe, expect, it } from "vitest";
-import { DEVICE_LOG_CSV_FIELDS, deviceLogCsvRows } from "~/modules/devicelog/csv";
-import { DEMO_KEY_HEX, parseLogKeys } from "~/modules/devicelog/keys";
-import { readDeviceLog } from "~/modules/devicelog/reader";
+import { DEVICE_LOG_CSV_FIELDS, deviceLogCsvRows } from "~/domain/deviceLogs/csv";
+import { DEMO_KEY_HEX, parseLogKeys } from "~/domain/deviceLogs/keys";
+import { readDeviceLog } from "~/domain/deviceLogs/reader";
 import { chunked, encryptedLog, HEADER } from "../support/deviceLogFixture";
 
 const keys = parseLogKeys(`demo:${DEMO_KEY_HEX}`);
@@ -69,7 +69,7 @@ describe("CSV rows of a log", () => {
     });
   });
 
-  // The export (models/deviceLog logCsvStream) writes through lib/csv, which disarms formula
+  // The export (domain/deviceLogs/deviceLog logCsvStream) writes through lib/csv, which disarms formula
   // cells; before that, no cell of a log can start one: the Event ID is digits, the types are
   // fixed words, the Time Stamp starts with its year, and a Value starts with a KEY: pair.
   it("refuse a log whose Value would start a spreadsheet formula", async () => {

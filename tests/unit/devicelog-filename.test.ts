@@ -1,8 +1,8 @@
 // The log file's name, the key list and the date-plausibility messages (DEVICE-LOG-FORMAT.md
 // "File name" and "Keys", spec 3 §5, §8, §9).
 import { describe, expect, it } from "vitest";
-import { describeLogFile, estimateSeconds, parseLogFileName } from "~/modules/devicelog/fileName";
-import { DEMO_KEY_HEX, DEMO_KEY_ID, parseLogKeys } from "~/modules/devicelog/keys";
+import { describeLogFile, estimateSeconds, parseLogFileName } from "~/domain/deviceLogs/fileName";
+import { DEMO_KEY_HEX, DEMO_KEY_ID, parseLogKeys } from "~/domain/deviceLogs/keys";
 import {
   DEVICE_DATE_NOTE,
   deviceDateNote,
@@ -10,7 +10,7 @@ import {
   isPlausibleYear,
   LOG_YEAR_WARNING,
   logYearWarning,
-} from "~/modules/devicelog/messages";
+} from "~/domain/deviceLogs/messages";
 
 const NAME_MESSAGE = "Invalid File uploaded please upload BiWaze System encrypted log file";
 

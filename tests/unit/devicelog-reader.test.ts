@@ -3,10 +3,10 @@
 import { createCipheriv } from "node:crypto";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { parseLogKeys, DEMO_KEY_HEX } from "~/modules/devicelog/keys";
-import { DeviceLogError } from "~/modules/devicelog/messages";
-import { decryptToRows, readDeviceLog, type DeviceLogOptions } from "~/modules/devicelog/reader";
-import type { DeviceLogRow } from "~/modules/devicelog/rows";
+import { parseLogKeys, DEMO_KEY_HEX } from "~/domain/deviceLogs/keys";
+import { DeviceLogError } from "~/domain/deviceLogs/messages";
+import { decryptToRows, readDeviceLog, type DeviceLogOptions } from "~/domain/deviceLogs/reader";
+import type { DeviceLogRow } from "~/domain/deviceLogs/rows";
 import {
   chunked,
   DEMO_KEY,

@@ -1,10 +1,10 @@
 // The summary, therapy table and graph of a small cough log whose numbers are worked out by hand
 // (DEVICE-LOG-FORMAT.md "Summary of a cough log", spec 3 §2.7, §3, §9).
 import { describe, expect, it } from "vitest";
-import { graphPage, therapyTableRows } from "~/modules/devicelog/graph";
-import { DEMO_KEY_HEX, parseLogKeys } from "~/modules/devicelog/keys";
-import { decryptToRows } from "~/modules/devicelog/reader";
-import { formatSummaryValue, summarize } from "~/modules/devicelog/summary";
+import { graphPage, therapyTableRows } from "~/domain/deviceLogs/graph";
+import { DEMO_KEY_HEX, parseLogKeys } from "~/domain/deviceLogs/keys";
+import { decryptToRows } from "~/domain/deviceLogs/reader";
+import { formatSummaryValue, summarize } from "~/domain/deviceLogs/summary";
 import { chunked, encryptedLog } from "../support/deviceLogFixture";
 
 const keys = parseLogKeys(`demo:${DEMO_KEY_HEX}`);

@@ -14,8 +14,8 @@ import {
   transition,
   type InvitationAction,
   type InvitationSide,
-} from "~/lib/invitationRules";
-import { ROLES } from "~/lib/roles";
+} from "~/domain/invitations/rules";
+import { ROLES } from "~/domain/roles";
 
 // The spec's table, written out independently of the implementation: every (side, status) and
 // the actions it allows, with the status each leads to. Anything not listed is refused.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { patientProfileHref, readPatientProfileParam } from "~/lib/patientProfileLink";
+import { patientProfileHref, readPatientProfileParam } from "~/domain/patients/profileLink";
 
 describe("the patient profile link (spec 2 §2)", () => {
   it("encodes base64 JSON with profile_id, clinic_id and pair_id and reads it back", () => {

@@ -9,7 +9,7 @@ import {
   profileMessages,
   readGoalDraft,
   stepCount,
-} from "~/validation/patientProfile";
+} from "~/domain/patients/schema";
 
 const form = (entries: [string, string][]) => {
   const data = new FormData();

@@ -5,7 +5,7 @@ import {
   patientReportFileName,
   type PatientReportData,
   type ReportDay,
-} from "~/modules/reports/patientReport";
+} from "~/domain/reports/patientReport";
 import { pdfInfo, pdfText } from "../support/pdfText";
 
 const DAY_MS = 86_400_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { homeAfterSignIn, invitationsPath, maskPhone } from "~/lib/roles";
+import { homeAfterSignIn, invitationsPath, maskPhone } from "~/domain/roles";
 
 describe("role rules (spec 1 §2.3, §4.1)", () => {
   it("sends care site staff without a care site to their invitations", () => {

@@ -8,11 +8,11 @@ import {
   dashboardChartWidth,
   NO_GRAPH_DATA,
   shapeTherapyDashboardChart,
-} from "~/modules/charts/therapyDashboard";
-import { therapyDashboardChartSvg } from "~/modules/charts/svg.server";
-import type { GraphPage, MergedData } from "~/modules/devicelog/graph";
-import { complianceSeries } from "~/modules/reports/complianceReport";
-import { CYCLE_CHART_LEGEND as PDF_LEGEND } from "~/modules/reports/pdfCharts";
+} from "~/domain/deviceLogs/chart";
+import { therapyDashboardChartSvg } from "~/ui/charts/svg.server";
+import type { GraphPage, MergedData } from "~/domain/deviceLogs/graph";
+import { complianceSeries } from "~/domain/reports/complianceReport";
+import { CYCLE_CHART_LEGEND as PDF_LEGEND } from "~/domain/reports/pdfCharts";
 
 type Values = (number | null)[];
 type Flags = (0 | 1 | null)[];

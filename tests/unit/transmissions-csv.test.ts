@@ -4,7 +4,7 @@ import {
   transmissionsCsvFileName,
   transmissionsReportCsv,
   type TransmissionCsvRow,
-} from "~/modules/reports/transmissionsCsv";
+} from "~/domain/reports/transmissionsCsv";
 
 const HEADER =
   '"Received","Sent","Device serial","Therapies","Duplicates","Deviating therapies","Therapy adjustment","HMR","First therapy","Last therapy"';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MALFORMED_EMAILS } from "../support/malformedEmails";
-import { recipientEmail } from "~/validation/notificationSettings";
+import { recipientEmail } from "~/domain/notifications/schema";
 import type { z } from "zod";
 import countryJson from "../../public/js/country.json";
 import stateJson from "../../public/js/state.json";
@@ -25,7 +25,7 @@ import {
   securityCodeSchema,
   updatedSuccessfully,
   verificationCodeSchema,
-} from "~/validation/account";
+} from "~/domain/accounts/schema";
 import {
   COUNTRIES,
   INVALID_INPUT_MESSAGE,
@@ -50,7 +50,7 @@ import {
   userPattern,
   usernamePattern,
   website,
-} from "~/validation/rules";
+} from "~/lib/validation";
 
 // Every issue, grouped by field: the tests also prove a field never gets two messages.
 function issuesByField(schema: z.ZodTypeAny, input: unknown) {

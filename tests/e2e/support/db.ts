@@ -213,7 +213,7 @@ export function latestEmailCode(email: string, after = 0) {
 }
 
 /**
- * An invitation link's param1 as the app makes it (app/models/invitationToken.server.ts):
+ * An invitation link's param1 as the app makes it (app/domain/invitations/token.server.ts):
  * `${invitationId}.${random}` signed with an HMAC keyed from the session secret.
  */
 export function invitationToken(invitationId: string) {

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { DEMO_KEY_HEX } from "../../../app/modules/devicelog/keys";
+import { DEMO_KEY_HEX } from "../../../app/domain/deviceLogs/keys";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
 // Another port gets its own data directory, so two runs on one machine stay apart.

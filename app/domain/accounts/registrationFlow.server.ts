@@ -1,0 +1,184 @@
+// Loader and action of the registration pages (/signup, /app/signup, /acceptinvite): the form,
+// the phone's code, the success panel. The route files bind where they live.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { validationError } from "remix-validated-form";
+import { readForm } from "../../lib/formBody.server";
+import { prisma } from "~/lib/db.server";
+import { maskPhone } from "~/domain/roles";
+import { formatClockTime } from "~/lib/time";
+import { findInvitationByToken } from "~/domain/invitations/token.server";
+import {
+  completeRegistration,
+  describePendingRegistration,
+  resendRegistrationCode,
+  startRegistration,
+  verifyRegistrationPhone,
+} from "~/domain/accounts/registration.server";
+import {
+  accountMessages,
+  fullPhone,
+  registrationValidator,
+  verificationCodeValidator,
+} from "~/domain/accounts/schema";
+import { clientIp } from "../../lib/http.server";
+import { commitSession, flash, getSession, type AppSession } from "../../lib/session.server";
+
+export type RegistrationPageData =
+  | { state: "expired" }
+  | { state: "existingAccount"; careSiteName: string | null }
+  | { state: "done" }
+  | {
+      state: "form";
+      invitation: { email: string; role: string; careSiteName: string | null } | null;
+    }
+  | {
+      state: "code";
+      invited: boolean;
+      verified: boolean;
+      username: string;
+      email: string;
+      phone: string;
+      maskedPhone: string;
+      expiresAt: string;
+      expiresAtText: string;
+    };
+
+function pendingCodeId(session: AppSession) {
+  const signup = session.get("signup");
+  return signup && "codeId" in signup ? signup.codeId : null;
+}
+
+async function withCommit(session: AppSession, body: RegistrationPageData) {
+  return data(body, { headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+export async function registrationLoader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const token = url.searchParams.get("param1");
+  const session = await getSession(request);
+  const signup = session.get("signup");
+  if (signup && "done" in signup) {
+    session.unset("signup");
+    return withCommit(session, { state: "done" });
+  }
+  const codeId = pendingCodeId(session);
+  if (codeId) {
+    const pending = await describePendingRegistration(codeId);
+    if (pending) {
+      return {
+        state: "code",
+        invited: pending.invited,
+        verified: pending.verified,
+        username: pending.username,
+        email: pending.email,
+        phone: pending.phone,
+        maskedPhone: maskPhone(pending.phone),
+        expiresAt: pending.expiresAt.toISOString(),
+        expiresAtText: formatClockTime(pending.expiresAt),
+      } satisfies RegistrationPageData;
+    }
+    session.unset("signup");
+    if (!token) return withCommit(session, { state: "form", invitation: null });
+  }
+  if (!token) return { state: "form", invitation: null } satisfies RegistrationPageData;
+  const invitation = await findInvitationByToken(token);
+  if (typeof invitation === "string") return { state: "expired" } satisfies RegistrationPageData;
+  const existing = await prisma.user.findUnique({
+    where: { email: invitation.email },
+    select: { id: true },
+  });
+  if (existing) {
+    return {
+      state: "existingAccount",
+      careSiteName: invitation.careSite?.name ?? null,
+    } satisfies RegistrationPageData;
+  }
+  return {
+    state: "form",
+    invitation: {
+      email: invitation.email,
+      role: invitation.role,
+      careSiteName: invitation.careSite?.name ?? null,
+    },
+  } satisfies RegistrationPageData;
+}
+
+export async function registrationAction({ request }: ActionFunctionArgs) {
+  const url = new URL(request.url);
+  const token = url.searchParams.get("param1");
+  const here = `${url.pathname}${url.search}`;
+  const form = await readForm(request);
+  const session = await getSession(request);
+  const ip = clientIp(request);
+  const back = async () =>
+    redirect(here, { headers: { "Set-Cookie": await commitSession(session) } });
+  const codeId = pendingCodeId(session);
+
+  switch (form.get("intent")) {
+    case "next": {
+      const result = await registrationValidator.validate(form);
+      const invited = token !== null;
+      if (result.error) {
+        // The invited flow's phone messages (spec 1 §5.3, §8).
+        const phoneError = result.error.fieldErrors.phone;
+        if (invited && phoneError) {
+          result.error.fieldErrors.phone = String(form.get("phone") ?? "").trim()
+            ? accountMessages.mobileInvalid
+            : accountMessages.mobileMissing;
+        }
+        return validationError(result.error, result.submittedData);
+      }
+      const { phoneCountry, phone, confirmPassword: _confirm, ...rest } = result.data;
+      const outcome = await startRegistration(
+        { ...rest, phone: fullPhone(phoneCountry, phone) },
+        token,
+        ip,
+      );
+      if (!outcome.ok) {
+        if (outcome.fieldErrors) {
+          return validationError({ fieldErrors: outcome.fieldErrors }, result.submittedData);
+        }
+        return data({ formError: outcome.formError }, { status: outcome.status });
+      }
+      session.set("signup", { codeId: outcome.codeId });
+      return back();
+    }
+    case "verify":
+    case "register": {
+      if (!codeId) return back();
+      const pending = await describePendingRegistration(codeId);
+      if (!pending) return back();
+      const intent = form.get("intent");
+      const code = String(form.get("code") ?? "");
+      // Invited: Verify checks the code; Submit needs a verified phone. Self-registration: the
+      // code and Submit come together.
+      if (!pending.verified && (intent === "verify" || !pending.invited)) {
+        const result = await verificationCodeValidator.validate(form);
+        if (result.error) return validationError(result.error, result.submittedData);
+        const verified = await verifyRegistrationPhone(codeId, code, ip);
+        if (!verified.ok) return data({ formError: verified.message }, { status: verified.status });
+        // The code step now shows the spec's "successfully verified" line.
+        if (intent === "verify") return back();
+      }
+      if (intent === "verify") return back();
+      const submittedPhone = form.has("phone") ? String(form.get("phone")) : null;
+      const done = await completeRegistration(codeId, submittedPhone, ip);
+      if (!done.ok) return data({ formError: done.message }, { status: 400 });
+      session.set("signup", { done: true });
+      return back();
+    }
+    case "resend": {
+      if (!codeId) return back();
+      const outcome = await resendRegistrationCode(codeId);
+      flash(session, outcome.ok ? "success" : "danger", outcome.message);
+      return back();
+    }
+    case "cancel": {
+      session.unset("signup");
+      return back();
+    }
+    default:
+      throw new Response("Unknown intent", { status: 400 });
+  }
+}

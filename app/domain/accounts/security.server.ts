@@ -1,0 +1,148 @@
+// Password and Security (spec 1 §2.6, §4.4, §5.4): change email or phone (current password, new
+// value, a code sent to the new address), change password, measuring units.
+import { prisma } from "~/lib/db.server";
+import { enqueue } from "~/lib/outbox.server";
+import {
+  clearFailures,
+  limits,
+  lockedUntil,
+  recordFailure,
+  TOO_MANY_REQUESTS,
+} from "~/lib/throttle.server";
+import { audit } from "~/domain/audit.server";
+import { attemptCode, issueCode } from "~/domain/accounts/oneTimeCode.server";
+import { findTaken } from "~/domain/accounts/registration.server";
+import { messages as signInMessages } from "~/domain/accounts/signIn.server";
+import { hashPassword, verifyPassword } from "~/domain/accounts/user.server";
+import { accountMessages, type MeasuringUnit } from "~/domain/accounts/schema";
+
+export type ContactKind = "email" | "phone";
+
+/** Checks the signed-in user's password; wrong guesses count toward the account's password lock. */
+export async function confirmPassword(userId: string, password: string) {
+  const key = `password:${userId}`;
+  if (await lockedUntil(key)) return { ok: false as const, message: signInMessages.passwordLocked };
+  const user = await prisma.user.findUniqueOrThrow({
+    where: { id: userId },
+    select: { passwordHash: true },
+  });
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    const locked = await recordFailure(key, limits.password);
+    return {
+      ok: false as const,
+      message: locked ? signInMessages.passwordLocked : accountMessages.wrongCurrentPassword,
+    };
+  }
+  await clearFailures(key);
+  return { ok: true as const };
+}
+
+/** A US number typed without its country code gets the 1 (phones are stored with the code). */
+export function normalizedNewPhone(digits: string) {
+  return digits.length === 10 ? `1${digits}` : digits;
+}
+
+/** Sends a code to the new email address or phone; the change waits for that code. */
+export async function startContactChange(userId: string, kind: ContactKind, value: string) {
+  const taken = await findTaken(kind === "email" ? { email: value } : { phone: value });
+  const message = taken.email ?? taken.phone;
+  if (message) return { ok: false as const, message };
+  const issued = await issueCode({
+    userId,
+    purpose: kind === "email" ? "email-change" : "phone-change",
+    channel: kind === "email" ? "email" : "sms",
+    destination: value,
+  });
+  const text = `Your ARC Connect verification code is ${issued.code}. It expires in 5 minutes.`;
+  await enqueue(
+    kind === "email"
+      ? {
+          channel: "email",
+          to: value,
+          subject: "Confirm your new ARC Connect email address",
+          body: text,
+        }
+      : { channel: "sms", to: value, body: text },
+  );
+  return { ok: true as const, codeId: issued.id };
+}
+
+/** The code from the new address: on a match the account takes the new email or phone. */
+export async function finishContactChange(
+  userId: string,
+  kind: ContactKind,
+  codeId: string,
+  code: string,
+  ip: string | null,
+) {
+  const row = await prisma.oneTimeCode.findUnique({
+    where: { id: codeId },
+    select: { userId: true, destination: true, purpose: true },
+  });
+  if (
+    !row ||
+    row.userId !== userId ||
+    row.purpose !== (kind === "email" ? "email-change" : "phone-change")
+  ) {
+    return { ok: false as const, message: accountMessages.codeExpired, status: 400 as const };
+  }
+  const result = await attemptCode({ codeId, code, subject: userId, ip });
+  if (result === "busy")
+    return { ok: false as const, message: TOO_MANY_REQUESTS, status: 429 as const };
+  if (result === "locked")
+    return { ok: false as const, message: signInMessages.codeLocked, status: 400 as const };
+  if (result === "expired")
+    return { ok: false as const, message: accountMessages.codeExpired, status: 400 as const };
+  if (result === "incorrect") {
+    const message =
+      kind === "phone" ? accountMessages.incorrectCodeRetry : accountMessages.incorrectCode;
+    return { ok: false as const, message, status: 400 as const };
+  }
+  const taken = await findTaken(
+    kind === "email" ? { email: row.destination } : { phone: row.destination },
+  );
+  if (taken.email ?? taken.phone) {
+    return { ok: false as const, message: (taken.email ?? taken.phone)!, status: 400 as const };
+  }
+  await prisma.user.update({
+    where: { id: userId },
+    data: kind === "email" ? { email: row.destination } : { phone: row.destination },
+  });
+  await audit({
+    actorId: userId,
+    action: `account.${kind}_changed`,
+    targetType: "User",
+    targetId: userId,
+    ip,
+  });
+  return { ok: true as const };
+}
+
+/** Changes the password; the user's other sessions end (this one stays). */
+export async function changePassword(
+  userId: string,
+  currentSessionId: string,
+  oldPassword: string,
+  newPassword: string,
+  ip: string | null,
+) {
+  const confirmed = await confirmPassword(userId, oldPassword);
+  if (!confirmed.ok) return confirmed;
+  const passwordHash = await hashPassword(newPassword);
+  await prisma.$transaction([
+    prisma.user.update({ where: { id: userId }, data: { passwordHash } }),
+    prisma.session.deleteMany({ where: { userId, id: { not: currentSessionId } } }),
+  ]);
+  await audit({
+    actorId: userId,
+    action: "account.password_changed",
+    targetType: "User",
+    targetId: userId,
+    ip,
+  });
+  return { ok: true as const };
+}
+
+export async function setMeasuringUnit(userId: string, unit: MeasuringUnit) {
+  await prisma.user.update({ where: { id: userId }, data: { measuringUnit: unit } });
+}

@@ -1,0 +1,273 @@
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { ValidatedForm } from "remix-validated-form";
+import type { RegistrationPageData } from "~/domain/accounts/registrationFlow.server";
+import { ROLE_NAMES } from "~/domain/roles";
+import { useRootFlash } from "~/root";
+import {
+  accountMessages,
+  registrationValidator,
+  verificationCodeValidator,
+} from "~/domain/accounts/schema";
+import { CodeField, CodeSent } from "./CodeEntry";
+import { Flash } from "../../../ui/Flash";
+import { FormError, SubmitButton, TextField } from "../../../ui/forms";
+
+/** The registration page (spec 1 §2.10, §4.3) of /signup, /app/signup and /acceptinvite. */
+export function RegistrationPage() {
+  const page = useLoaderData() as RegistrationPageData;
+  const actionData = useActionData() as { formError?: string } | undefined;
+  const formError = actionData?.formError ?? null;
+  const flash = useRootFlash();
+
+  switch (page.state) {
+    case "expired":
+      return (
+        <div className="text-center">
+          <p className="h5 text-danger" role="alert">
+            {accountMessages.linkExpired}
+          </p>
+          <p>Ask the person who invited you to send the invitation again.</p>
+          <Link to="/">Go to sign in</Link>
+        </div>
+      );
+    case "existingAccount":
+      return (
+        <div>
+          <p>
+            This invitation{page.careSiteName ? ` from ${page.careSiteName}` : ""} is for an email
+            address that already has an ARC Connect account. Sign in and accept it under
+            Invitations.
+          </p>
+          <Link to="/" className="btn btn-primary">
+            Please Login
+          </Link>
+        </div>
+      );
+    case "done":
+      return (
+        <div className="text-center">
+          <p className="h5 text-success" role="status">
+            {accountMessages.registered}
+          </p>
+          <Link to="/" className="btn btn-primary mt-2">
+            Please Login
+          </Link>
+        </div>
+      );
+    case "code":
+      return <CodeStep page={page} formError={formError} flash={flash} />;
+    case "form":
+      return <RegistrationForm invitation={page.invitation} formError={formError} />;
+  }
+}
+
+function RegistrationForm({
+  invitation,
+  formError,
+}: {
+  invitation: Extract<RegistrationPageData, { state: "form" }>["invitation"];
+  formError: string | null;
+}) {
+  const role = invitation?.role ?? "clinician";
+  return (
+    <>
+      {invitation ? (
+        <p className="text-success fw-semibold" role="status">
+          ✓ {accountMessages.linkVerified}
+          {invitation.careSiteName ? ` — you are invited to ${invitation.careSiteName}` : ""}
+        </p>
+      ) : null}
+      <FormError message={formError} />
+      <ValidatedForm
+        validator={registrationValidator}
+        method="post"
+        noValidate
+        defaultValues={{ email: invitation?.email ?? "", phoneCountry: "1" }}
+      >
+        <div className="row">
+          <div className="col-md-6">
+            <AvailabilityField name="username" label="Username" autoComplete="username" />
+          </div>
+          <div className="col-md-6">
+            {invitation ? (
+              <div className="mb-3">
+                <label htmlFor="field-email" className="form-label">
+                  Email
+                </label>
+                <input
+                  id="field-email"
+                  name="email"
+                  className="form-control"
+                  value={invitation.email}
+                  readOnly
+                />
+              </div>
+            ) : (
+              <AvailabilityField name="email" label="Email" type="email" autoComplete="email" />
+            )}
+          </div>
+          <div className="col-md-6">
+            <TextField
+              name="password"
+              label="Password"
+              type="password"
+              autoComplete="new-password"
+            />
+          </div>
+          <div className="col-md-6">
+            <TextField
+              name="confirmPassword"
+              label="Confirm password"
+              type="password"
+              autoComplete="new-password"
+            />
+          </div>
+          <div className="col-md-6">
+            <TextField name="firstName" label="First name" autoComplete="given-name" />
+          </div>
+          <div className="col-md-6">
+            <TextField name="lastName" label="Last name" autoComplete="family-name" />
+          </div>
+          <div className="col-4 col-md-2">
+            <TextField name="phoneCountry" label="Code" inputMode="numeric" maxLength={3} />
+          </div>
+          <div className="col-8 col-md-4">
+            <TextField
+              name="phone"
+              label="Mobile phone"
+              type="tel"
+              inputMode="tel"
+              autoComplete="tel-national"
+            />
+          </div>
+          <div className="col-md-6 mb-3">
+            <label htmlFor="field-role" className="form-label">
+              Role
+            </label>
+            <select id="field-role" className="form-select" disabled value={role}>
+              <option value={role}>{ROLE_NAMES[role] ?? role}</option>
+            </select>
+          </div>
+        </div>
+        <p className="form-text">
+          Passwords need at least 8 characters with an uppercase letter, a lowercase letter, a digit
+          and one of -+_!@#$%^&*.,? . We text a 4-digit code to your mobile to verify it.
+        </p>
+        <input type="hidden" name="intent" value="next" />
+        <SubmitButton>{invitation ? "Verify Phone Number" : "Next"}</SubmitButton>
+      </ValidatedForm>
+    </>
+  );
+}
+
+/**
+ * A field whose uniqueness is checked as the user types (with JavaScript) as well as on submit.
+ * A plain fetch, not a fetcher: a failed check must stay a missing hint, never an error page.
+ */
+function AvailabilityField(props: {
+  name: "username" | "email";
+  label: string;
+  type?: string;
+  autoComplete?: string;
+}) {
+  const [value, setValue] = useState("");
+  const [taken, setTaken] = useState<string | null>(null);
+  useEffect(() => {
+    setTaken(null);
+    const ready =
+      props.name === "username" ? value.length >= 6 : /^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(value);
+    if (!ready) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      fetch(`/availability?${props.name}=${encodeURIComponent(value)}`, {
+        signal: controller.signal,
+      })
+        .then((response) => (response.ok ? response.json() : null))
+        .then((body: Record<string, string | null> | null) => setTaken(body?.[props.name] ?? null))
+        .catch(() => undefined);
+    }, 400);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [value, props.name]);
+  return (
+    <div onInput={(e) => setValue((e.target as HTMLInputElement).value)}>
+      <TextField
+        {...props}
+        hint={taken ? <span className="text-danger">{taken}</span> : undefined}
+      />
+    </div>
+  );
+}
+
+function CodeStep({
+  page,
+  formError,
+  flash,
+}: {
+  page: Extract<RegistrationPageData, { state: "code" }>;
+  formError: string | null;
+  flash: ReturnType<typeof useRootFlash>;
+}) {
+  return (
+    <>
+      <Flash flash={flash} />
+      <p>
+        Registering <span className="fw-semibold">{page.username}</span> ({page.email}).
+      </p>
+      {page.verified ? (
+        <p className="text-success fw-semibold" role="status">
+          ✓ {accountMessages.mobileVerified}
+        </p>
+      ) : (
+        <>
+          <CodeSent
+            sentTo={page.maskedPhone}
+            expiresAt={page.expiresAt}
+            expiresAtText={page.expiresAtText}
+          />
+        </>
+      )}
+      <FormError message={formError} />
+      {!page.verified ? (
+        <ValidatedForm validator={verificationCodeValidator} method="post" noValidate>
+          <CodeField />
+          {/* Self-registration: the code and Submit go together. Invited: Verify, then Submit. */}
+          <SubmitButton
+            name="intent"
+            value={page.invited ? "verify" : "register"}
+            className={page.invited ? "btn btn-outline-primary" : "btn btn-primary"}
+          >
+            {page.invited ? "Verify" : "Submit"}
+          </SubmitButton>
+        </ValidatedForm>
+      ) : null}
+      {page.invited ? (
+        // A plain form: Submit must reach the server even before the code is verified, to be
+        // told to verify first (spec 1 §5.3).
+        <Form method="post" className="mt-3">
+          <input type="hidden" name="phone" value={page.phone} />
+          <button type="submit" name="intent" value="register" className="btn btn-primary">
+            Submit
+          </button>
+        </Form>
+      ) : null}
+      <div className="d-flex flex-wrap gap-3 mt-3">
+        {!page.verified ? (
+          <Form method="post">
+            <button type="submit" name="intent" value="resend" className="btn btn-link p-0">
+              Resend Verification code
+            </button>
+          </Form>
+        ) : null}
+        <Form method="post">
+          <button type="submit" name="intent" value="cancel" className="btn btn-link p-0">
+            Change my details
+          </button>
+        </Form>
+      </div>
+    </>
+  );
+}

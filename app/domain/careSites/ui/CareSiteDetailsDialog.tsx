@@ -1,0 +1,79 @@
+// The Care site details dialog of the care site screen (spec 2 "Care site management view", §5
+// "Care site edit"): the picture (1:1) and the details form for a care site admin; the same
+// details read-only for a clinician. Both forms post to the page's action.
+import { Form } from "@remix-run/react";
+import { ValidatedForm } from "remix-validated-form";
+import { CareSitePicture, CareSiteReadOnlyFields, type CareSiteView } from "./CareSiteDetails";
+import { careSiteFormDefaults, CareSiteFormFields } from "./CareSiteProfileForm";
+import { Dialog } from "../../../ui/Dialog";
+import { FormError, SubmitButton } from "../../../ui/forms";
+import { useDirtyForm } from "../../../ui/useDirtyForm";
+import { careSiteDetailsValidator, careSiteMessages } from "~/domain/careSites/profileSchema";
+
+export function CareSiteDetailsDialog({
+  site,
+  canEdit,
+  closeHref,
+  actionData,
+}: {
+  site: CareSiteView & { id: string };
+  canEdit: boolean;
+  closeHref: string;
+  actionData?: { fieldErrors?: unknown; formInfo?: string; photoError?: string };
+}) {
+  const dirty = useDirtyForm();
+  return (
+    <Dialog title="Care site details" closeHref={closeHref} size="lg">
+      <div className="d-flex flex-wrap gap-3 align-items-end mb-3">
+        <CareSitePicture site={site} size={128} />
+        {canEdit ? (
+          <Form method="post" encType="multipart/form-data" className="flex-grow-1">
+            <input type="hidden" name="intent" value="picture" />
+            <input type="hidden" name="careSiteId" value={site.id} />
+            <label htmlFor="care-site-picture" className="form-label">
+              Picture (JPEG, PNG, GIF or WebP, at most 5 MB; cropped square)
+            </label>
+            <input
+              id="care-site-picture"
+              name="picture"
+              type="file"
+              accept="image/jpeg,image/png,image/gif,image/webp"
+              className={`form-control mb-2 ${actionData?.photoError ? "is-invalid" : ""}`}
+            />
+            {actionData?.photoError ? (
+              <div className="invalid-feedback">{actionData.photoError}</div>
+            ) : null}
+            <button type="submit" className="btn btn-outline-primary btn-sm">
+              Upload picture
+            </button>
+          </Form>
+        ) : null}
+      </div>
+      {canEdit ? (
+        <>
+          {actionData?.fieldErrors ? <FormError message={careSiteMessages.notUpdated} /> : null}
+          {actionData?.formInfo ? (
+            <div className="alert alert-info" role="status">
+              {actionData.formInfo}
+            </div>
+          ) : null}
+          <ValidatedForm
+            validator={careSiteDetailsValidator}
+            method="post"
+            noValidate
+            formRef={dirty.ref}
+            onChange={dirty.onChange}
+            defaultValues={careSiteFormDefaults(site)}
+          >
+            <input type="hidden" name="intent" value="details" />
+            <input type="hidden" name="careSiteId" value={site.id} />
+            <CareSiteFormFields accountNumber={{ readOnly: site.accountNumber }} />
+            <SubmitButton disabled={dirty.disabled}>Submit</SubmitButton>
+          </ValidatedForm>
+        </>
+      ) : (
+        <CareSiteReadOnlyFields site={site} />
+      )}
+    </Dialog>
+  );
+}

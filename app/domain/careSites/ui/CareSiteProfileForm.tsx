@@ -1,0 +1,79 @@
+// The fields of the care site profile form (spec 1 §2.9, §5.6), for a ValidatedForm of the Care
+// Site Profile page (account number editable) or the details dialog (account number read-only).
+import { CountryAndState, ReadOnlyField } from "~/domain/accounts/ui/ProfileFields";
+import { TextField } from "~/ui/forms";
+import { DEFAULT_COUNTRY } from "~/lib/validation";
+import { formatCareSitePhone, type CareSiteView } from "./CareSiteDetails";
+
+/** The form's starting values: what is saved. */
+export function careSiteFormDefaults(site: CareSiteView) {
+  return {
+    accountNumber: site.accountNumber ?? "",
+    name: site.name,
+    addressLine1: site.addressLine1 ?? "",
+    addressLine2: site.addressLine2 ?? "",
+    country: site.country || DEFAULT_COUNTRY,
+    state: site.state,
+    city: site.city,
+    zip: site.zip,
+    phone: formatCareSitePhone(site.phone),
+    website: site.website ?? "",
+  };
+}
+
+export function CareSiteFormFields({
+  accountNumber,
+}: {
+  /** "editable", or the saved value shown read-only. */
+  accountNumber: "editable" | { readOnly: string | null };
+}) {
+  return (
+    <div className="row">
+      <div className="col-md-6">
+        {accountNumber === "editable" ? (
+          <TextField
+            name="accountNumber"
+            label="Account Number"
+            maxLength={64}
+            hint="12 characters: capital letters, then digits (e.g. ARC000000001)."
+          />
+        ) : (
+          <ReadOnlyField
+            id="cs-accountNumber"
+            label="Account Number"
+            value={accountNumber.readOnly}
+          />
+        )}
+      </div>
+      <div className="col-md-6">
+        <TextField name="name" label="Care Site Name" autoComplete="organization" />
+      </div>
+      <div className="col-md-6">
+        <TextField name="addressLine1" label="Address line 1" autoComplete="address-line1" />
+      </div>
+      <div className="col-md-6">
+        <TextField name="addressLine2" label="Address line 2" autoComplete="address-line2" />
+      </div>
+      <CountryAndState />
+      <div className="col-md-6">
+        <TextField name="city" label="City" autoComplete="address-level2" />
+      </div>
+      <div className="col-md-6">
+        <TextField name="zip" label="Zip" autoComplete="postal-code" />
+      </div>
+      <div className="col-md-6">
+        <TextField
+          name="phone"
+          label="Phone"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          hint="With the country code, e.g. +1 512 555 0100."
+        />
+      </div>
+      <div className="col-md-6">
+        <TextField name="website" label="Website" inputMode="text" autoComplete="url" />
+      </div>
+    </div>
+  );
+}

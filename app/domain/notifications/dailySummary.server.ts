@@ -1,0 +1,448 @@
+// The daily notification summary (spec 2 "Notification summary"; issue 8; DESIGN.md §5 and §6):
+// which patients of a care site a day's summary lists, its CSV, the 14-day archive, and the run
+// that archives a day and queues its emails.
+//
+// One run per care site and day, ever: the NotificationSummary row (unique careSiteId + day) and
+// the day's emails (OutboxMessage, dedupeKey "summary:<careSiteId>:<day>:<recipient>") are written
+// in one transaction, and a run that finds the row, or loses the race to write it, sends nothing.
+// Delivery is the outbox's: the deliver-outbox job (every minute) sends the queued emails, retries
+// failures with backoff and records each attempt (docs/operations.md).
+import { TZDate } from "@date-fns/tz";
+import { notificationsReadableBy, patientsOf, type Actor } from "~/domain/access.server";
+import { Prisma } from "~/generated/prisma/client";
+import { prisma, readWriteTransaction } from "~/lib/db.server";
+import { toCsv } from "~/lib/csv";
+import { env } from "~/lib/env.server";
+import { logger } from "~/lib/logger.server";
+import { outboxRow, type Attachment } from "~/lib/outbox.server";
+import { photoUrl } from "~/lib/photoUrl";
+import { dayInZone, formatDay, yesterdayInZone } from "~/lib/time";
+import {
+  adherenceAsOf,
+  careSiteTimeZone,
+  finaliseDay,
+  therapyAdjustments,
+} from "~/domain/adherence/adherence.server";
+import {
+  readNotificationSettings,
+  type NotificationSettings,
+  type Weekday,
+} from "~/domain/notifications/settings.server";
+import { addDays, dayStart, scorePercent } from "~/domain/adherence/score";
+
+/** The summary goes out at 07:00 in this zone, on the weekdays a care site selects (spec 2 §9). */
+export const SUMMARY_TIME_ZONE = "America/Chicago";
+export const SUMMARY_HOUR = 7;
+/** "Last 14 notifications summary", starting from yesterday. */
+export const ARCHIVE_DAYS = 14;
+export const SUMMARY_PAGE_PATH = "/app/notificationSummary";
+
+export type SummaryRow = {
+  patientId: string;
+  firstName: string;
+  lastName: string;
+  photoUrl: string;
+  /** The adherence score as of the day, as a whole percent; null when there is none ("-"). */
+  adherencePercent: number | null;
+  /** The lowest SpO2 reading of the day's therapies; null when none was measured. */
+  spo2: number | null;
+  /** A therapy of the day deviated (DESIGN.md §5). */
+  deviation: boolean;
+  /** The device reported a changed prescription that day (a therapy adjustment). */
+  therapyAdjusted: boolean;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Dates
+// ---------------------------------------------------------------------------------------------
+
+/** The instant of 07:00 America/Chicago on a Chicago calendar day (13:00Z in CST, 12:00Z in CDT). */
+export function summaryRunAt(chicagoDay: string): Date {
+  const [y, m, d] = chicagoDay.split("-").map(Number);
+  return new Date(new TZDate(y, m - 1, d, SUMMARY_HOUR, 0, SUMMARY_TIME_ZONE).getTime());
+}
+
+/** The Chicago calendar day of an instant: the day whose weekday decides who gets a summary. */
+export function summaryDayOf(now: Date) {
+  return dayInZone(now, SUMMARY_TIME_ZONE);
+}
+
+/** monday..sunday for a YYYY-MM-DD day. */
+export function weekdayOfDay(day: string) {
+  return formatDay(day, "EEEE").toLowerCase() as Weekday;
+}
+
+/** Notification_Summary_20_Nov_2026: two-digit day, English three-letter month, four-digit year. */
+export function summaryReportName(day: string) {
+  return `Notification_Summary_${formatDay(day, "dd_MMM_yyyy")}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Who is listed
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Per patient of the site with a therapy that day (site zone): the lowest SpO2 reading of its
+ * cycles and whether one of those therapies deviated. A therapy belongs to the day it started on,
+ * as adherence counts it.
+ */
+async function therapyReadings(careSiteId: string, from: number, to: number) {
+  const rows = await prisma.$queryRaw<{ patientId: string; spo2: unknown; deviation: unknown }[]>(
+    Prisma.sql`
+      SELECT th.patientId AS patientId, MIN(c.spo2) AS spo2, MAX(th.deviates) AS deviation
+      FROM "Membership" m
+      CROSS JOIN "Therapy" th ON th.patientId = m.userId
+        AND th.startedAt >= ${from} AND th.startedAt < ${to}
+      LEFT JOIN "Cycle" c ON c.therapyId = th.id
+      WHERE m.careSiteId = ${careSiteId} AND m.role = 'patient' AND m.status = 'accepted'
+      GROUP BY th.patientId`,
+  );
+  return new Map(
+    rows.map((r) => [
+      r.patientId,
+      { spo2: r.spo2 === null ? null : Number(r.spo2), deviation: Number(r.deviation) === 1 },
+    ]),
+  );
+}
+
+/**
+ * The patients a care site's summary lists for `day` (YYYY-MM-DD in the site's zone): adherence
+ * score as of the day under the adherence threshold (compared as the whole percent shown), any
+ * SpO2 reading that day under the SpO2 threshold, or (when Therapy Adjustments is on) a therapy
+ * protocol change that day. A threshold of 0 is off. Sorted by last name, then first name. Uses
+ * the care site's current settings unless given.
+ */
+export async function summaryRows(
+  careSiteId: string,
+  day: string,
+  settings?: NotificationSettings,
+): Promise<SummaryRow[]> {
+  const rules = settings ?? (await readNotificationSettings(careSiteId));
+  const zone = await careSiteTimeZone(careSiteId);
+  const [scores, readings, adjustments] = await Promise.all([
+    adherenceAsOf(careSiteId, day),
+    therapyReadings(careSiteId, dayStart(day, zone), dayStart(addDays(day, 1), zone)),
+    rules.therapyAdjustment ? therapyAdjustments(careSiteId, day, day) : Promise.resolve([]),
+  ]);
+  const adjusted = new Set(adjustments.map((a) => a.patientId));
+
+  const listed = new Map<string, Omit<SummaryRow, "firstName" | "lastName" | "photoUrl">>();
+  for (const { patientId, score } of scores) {
+    const percent = scorePercent(score === null ? null : Number(score));
+    const reading = readings.get(patientId);
+    const spo2 = reading?.spo2 ?? null;
+    const underAdherence = rules.adherence > 0 && percent !== null && percent < rules.adherence;
+    const underSpo2 = rules.spo2 > 0 && spo2 !== null && spo2 < rules.spo2;
+    const protocolChanged = rules.therapyAdjustment && adjusted.has(patientId);
+    if (!underAdherence && !underSpo2 && !protocolChanged) continue;
+    listed.set(patientId, {
+      patientId,
+      adherencePercent: percent,
+      spo2,
+      deviation: reading?.deviation ?? false,
+      therapyAdjusted: adjusted.has(patientId),
+    });
+  }
+  if (listed.size === 0) return [];
+
+  const people = await prisma.user.findMany({
+    where: { AND: [{ id: { in: [...listed.keys()] } }, patientsOf(careSiteId)] },
+    select: { id: true, firstName: true, lastName: true, photoId: true },
+  });
+  return people
+    .map((p) => ({
+      ...listed.get(p.id)!,
+      firstName: p.firstName,
+      lastName: p.lastName,
+      photoUrl: photoUrl(p.photoId),
+    }))
+    .sort(
+      (a, b) =>
+        a.lastName.localeCompare(b.lastName) ||
+        a.firstName.localeCompare(b.firstName) ||
+        a.patientId.localeCompare(b.patientId),
+    );
+}
+
+const CSV_FIELDS = [
+  { label: "Last Name", value: "lastName" },
+  { label: "First Name", value: "firstName" },
+  { label: "Adherence %", value: "adherencePercent" },
+  { label: "SpO2", value: "spo2" },
+  { label: "Deviation", value: (row: SummaryRow) => (row.deviation ? "yes" : "no") },
+];
+
+/** The NotificationSummary CSV: no photo, no ids; a missing score or reading is an empty cell. */
+export function summaryCsv(rows: SummaryRow[]): string {
+  return toCsv(rows, { fields: CSV_FIELDS });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The archive
+// ---------------------------------------------------------------------------------------------
+
+/** The last 14 days before `today` (yesterday first), each with its report name and whether a
+ * summary was generated for it. */
+export async function summaryArchive(
+  careSiteId: string,
+  today: string,
+): Promise<{ day: string; reportName: string; generated: boolean }[]> {
+  const days = Array.from({ length: ARCHIVE_DAYS }, (_, i) => addDays(today, -(i + 1)));
+  const stored = await prisma.notificationSummary.findMany({
+    where: { careSiteId, day: { in: days } },
+    select: { day: true },
+  });
+  const generated = new Set(stored.map((s) => s.day));
+  return days.map((day) => ({
+    day,
+    reportName: summaryReportName(day),
+    generated: generated.has(day),
+  }));
+}
+
+/** The CSV archived for a care site and day, or null when none was generated. */
+export async function archivedSummaryCsv(careSiteId: string, day: string): Promise<string | null> {
+  const row = await prisma.notificationSummary.findUnique({
+    where: { careSiteId_day: { careSiteId, day } },
+    select: { csv: true },
+  });
+  return row?.csv ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Notification Summary screen and its downloads (scoped: the functions above are the job's)
+// ---------------------------------------------------------------------------------------------
+
+/** The care site of the summary screen, if the actor may read its notifications. */
+function summarySiteFor(actor: Actor, careSiteId: string) {
+  return prisma.careSite.findFirst({
+    where: { AND: [{ id: careSiteId }, notificationsReadableBy(actor)] },
+    select: { id: true, name: true, timeZone: true },
+  });
+}
+
+/**
+ * The Notification Summary screen of a care site the actor may read (access.server.ts
+ * notificationsReadableBy), or null (404): the current settings, yesterday's rows (site zone)
+ * and the 14-day archive.
+ */
+export async function notificationSummaryFor(actor: Actor, careSiteId: string, now = new Date()) {
+  const site = await summarySiteFor(actor, careSiteId);
+  if (!site) return null;
+  const day = yesterdayInZone(now, site.timeZone);
+  const settings = await readNotificationSettings(site.id);
+  const [rows, archive] = await Promise.all([
+    summaryRows(site.id, day, settings),
+    summaryArchive(site.id, dayInZone(now, site.timeZone)),
+  ]);
+  return { site, day, settings, rows, archive };
+}
+
+/**
+ * A download of the summary screen for a care site the actor may read, or null (404): with
+ * `archivedDay`, the CSV archived for that day (null csv when none was generated); without, the
+ * screen's table of yesterday (site zone).
+ */
+export async function summaryDownloadFor(
+  actor: Actor,
+  careSiteId: string,
+  archivedDay: string | null,
+  now = new Date(),
+) {
+  const site = await summarySiteFor(actor, careSiteId);
+  if (!site) return null;
+  if (archivedDay) {
+    const csv = await archivedSummaryCsv(site.id, archivedDay);
+    return { site, day: archivedDay, archived: true as const, csv, rowCount: null };
+  }
+  const day = yesterdayInZone(now, site.timeZone);
+  const rows = await summaryRows(site.id, day, await readNotificationSettings(site.id));
+  return { site, day, archived: false as const, csv: summaryCsv(rows), rowCount: rows.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+// ---------------------------------------------------------------------------------------------
+
+export const summaryDedupeKey = (careSiteId: string, day: string, recipient: string) =>
+  `summary:${careSiteId}:${day}:${recipient}`;
+
+function summaryEmail(site: { name: string }, day: string, rows: SummaryRow[]) {
+  const link = `${env.publicUrl}${SUMMARY_PAGE_PATH}`;
+  const fileName = `${summaryReportName(day)}.csv`;
+  const count =
+    rows.length === 0
+      ? "No patient met the notification rules that day."
+      : rows.length === 1
+        ? "1 patient met the notification rules that day."
+        : `${rows.length} patients met the notification rules that day.`;
+  return {
+    subject: `ARC Connect notification summary: ${site.name}, ${formatDay(day)}`,
+    body: [
+      `Notification summary for ${site.name}, ${formatDay(day)}.`,
+      "",
+      count,
+      `The summary is attached (${fileName}). See it in ARC Connect: ${link}`,
+      "",
+      `You receive this email because you are a recipient in the notification settings of ${site.name}.`,
+    ].join("\n"),
+    fileName,
+  };
+}
+
+type SiteOutcome = { created: boolean; emails: number };
+
+/**
+ * Archives one care site's day and queues its emails, unless that day is archived already. The
+ * row and the emails commit together; losing the race to another run (a second process) is a
+ * unique-key error on the row, and counts as "already ran".
+ */
+async function summarizeCareSite(
+  site: { id: string; name: string },
+  day: string,
+  settings: NotificationSettings,
+): Promise<SiteOutcome> {
+  const existing = await prisma.notificationSummary.findUnique({
+    where: { careSiteId_day: { careSiteId: site.id, day } },
+    select: { id: true },
+  });
+  if (existing) return { created: false, emails: 0 };
+
+  // Yesterday's adherence rows are normally final by 07:00 (finalise-adherence, hourly); a run
+  // caught up at start may come first, so the day is finalised here too (idempotent: every row is
+  // derived from the raw data). The real clock bounds it: rows are never written past today.
+  await finaliseDay(site.id, day);
+  const rows = await summaryRows(site.id, day, settings);
+  const csv = summaryCsv(rows);
+  const email = summaryEmail(site, day, rows);
+  const attachments: Attachment[] = [
+    {
+      filename: email.fileName,
+      content: Buffer.from(csv, "utf8").toString("base64"),
+      contentType: "text/csv",
+    },
+  ];
+  const recipients = [...new Set(settings.recipients.map((r) => r.toLowerCase()))];
+
+  try {
+    return await readWriteTransaction(async (tx) => {
+      // The write comes first: it takes SQLite's write lock, so a second process waits here and
+      // then fails on the unique key instead of both passing a read.
+      const summary = await tx.notificationSummary.create({
+        data: {
+          careSiteId: site.id,
+          day,
+          csv,
+          rowCount: rows.length,
+          rows: JSON.stringify(rows),
+          settings: JSON.stringify({
+            days: settings.days,
+            recipients,
+            adherence: settings.adherence,
+            spo2: settings.spo2,
+            therapyAdjustment: settings.therapyAdjustment,
+          }),
+          emails: recipients.length,
+          emailedAt: recipients.length ? new Date() : null,
+        },
+        select: { id: true },
+      });
+      // An email already queued for this day (an archive row removed by hand and built again) is
+      // not queued twice.
+      const keys = recipients.map((to) => summaryDedupeKey(site.id, day, to));
+      const queued = new Set(
+        (
+          await tx.outboxMessage.findMany({
+            where: { dedupeKey: { in: keys } },
+            select: { dedupeKey: true },
+          })
+        ).map((m) => m.dedupeKey),
+      );
+      let emails = 0;
+      for (const to of recipients) {
+        const dedupeKey = summaryDedupeKey(site.id, day, to);
+        if (queued.has(dedupeKey)) continue;
+        // The outbox's row, written in this transaction (enqueue writes outside it); the
+        // deliver-outbox job sends it.
+        await tx.outboxMessage.create({
+          data: outboxRow({
+            channel: "email",
+            to,
+            subject: email.subject,
+            body: email.body,
+            attachments,
+            dedupeKey,
+          }),
+          select: { id: true },
+        });
+        emails++;
+      }
+      if (emails !== recipients.length) {
+        await tx.notificationSummary.update({
+          where: { id: summary.id },
+          data: { emails, emailedAt: emails ? undefined : null },
+          select: { id: true },
+        });
+      }
+      return { created: true, emails };
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      return { created: false, emails: 0 };
+    }
+    throw error;
+  }
+}
+
+/**
+ * The daily summary job: for every active care site whose settings select today's weekday (today
+ * = the America/Chicago day of `now`), archives yesterday in the care site's own zone (as of
+ * 07:00 Chicago that day, whenever the run happens) and queues one email per recipient with the
+ * CSV attached. `skipped` counts care sites whose day was archived already (nothing is sent
+ * again). A care site that fails does not stop the others; the run then fails, naming them.
+ */
+export async function runDailySummary(
+  now: Date,
+): Promise<{ careSites: number; emails: number; skipped: number }> {
+  const today = summaryDayOf(now);
+  const weekday = weekdayOfDay(today);
+  const runAt = summaryRunAt(today);
+  const candidates = await prisma.notificationSetting.findMany({
+    where: { days: { contains: weekday }, careSite: { status: "active" } },
+    select: { careSiteId: true, careSite: { select: { name: true, timeZone: true } } },
+    orderBy: { careSiteId: "asc" },
+  });
+  const result = { careSites: 0, emails: 0, skipped: 0 };
+  const failed: string[] = [];
+  for (const { careSiteId, careSite } of candidates) {
+    const settings = await readNotificationSettings(careSiteId);
+    if (!settings.days.includes(weekday)) continue;
+    result.careSites++;
+    const day = yesterdayInZone(runAt, careSite.timeZone);
+    try {
+      const outcome = await summarizeCareSite(
+        { id: careSiteId, name: careSite.name },
+        day,
+        settings,
+      );
+      if (outcome.created) result.emails += outcome.emails;
+      else result.skipped++;
+      // Which care sites a run had done, should it stop before the end (a run is resumed).
+      logger.info("daily summary: care site done", {
+        careSiteId,
+        day,
+        archived: outcome.created,
+        emails: outcome.emails,
+      });
+    } catch (error) {
+      logger.error("daily summary failed for a care site", { careSiteId, day, error });
+      failed.push(careSiteId);
+    }
+  }
+  if (failed.length > 0) {
+    throw new Error(
+      `daily summary failed for care site(s) ${failed.join(", ")}; the others: ${JSON.stringify(result)}`,
+    );
+  }
+  return result;
+}

@@ -1,0 +1,187 @@
+import { Form, Link, NavLink } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { invitationsPath, isSiteRole } from "~/domain/roles";
+import { useChatStream } from "../domain/chat/ui/useChatStream";
+
+export type ShellData = {
+  user: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    role: string;
+    isAssociatedClinic: boolean;
+  };
+  badges: { unreadMessages: number; pendingInvitations: number };
+  version: string;
+  year: number;
+};
+
+// The provider's pages the footer links to (spec 1 §2.3).
+const FOOTER_LINKS = [
+  { label: "Contact Us", href: "https://www.abmrc.com/contact-us/" },
+  { label: "Privacy Policy", href: "https://www.abmrc.com/privacy-policy/" },
+  { label: "Terms of Use", href: "https://www.abmrc.com/terms-of-use/" },
+];
+
+export function AppShell({
+  shell,
+  heading,
+  children,
+}: {
+  shell: ShellData;
+  heading: string;
+  children: ReactNode;
+}) {
+  useChatStream();
+  return (
+    <div className="app-shell">
+      <SideBar shell={shell} />
+      <div className="app-main">
+        <TopBar shell={shell} heading={heading} />
+        <main className="app-content p-3 p-lg-4">{children}</main>
+        <Footer version={shell.version} year={shell.year} />
+      </div>
+    </div>
+  );
+}
+
+function SideBar({ shell }: { shell: ShellData }) {
+  const { role, isAssociatedClinic } = shell.user;
+  const site = isSiteRole(role);
+  const invitations = invitationsPath(role);
+  return (
+    <nav className="app-sidebar p-3" aria-label="Main">
+      <Link to="/app" className="brand d-block mb-4">
+        ARC Connect
+      </Link>
+      <ul className="nav flex-column gap-1">
+        {isAssociatedClinic ? <Entry to="/app" end label="Dashboard" /> : null}
+        {site && isAssociatedClinic ? (
+          <Entry to="/app/notificationSummary" label="Notifications" />
+        ) : null}
+        {site ? <Entry to="/app/Reports" label="Patients" /> : null}
+        <Entry
+          to="/app/chat"
+          label="Messages"
+          badge={shell.badges.unreadMessages}
+          badgeLabel="unread"
+        />
+        {invitations ? (
+          <Entry
+            to={invitations}
+            label="Invitations"
+            badge={shell.badges.pendingInvitations}
+            badgeLabel="pending"
+          />
+        ) : null}
+      </ul>
+      {site ? (
+        <Link to="/app/help" className="btn btn-light btn-sm mt-4 w-100">
+          Help Center
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
+function Entry({
+  to,
+  label,
+  end,
+  badge,
+  badgeLabel,
+}: {
+  to: string;
+  label: string;
+  end?: boolean;
+  badge?: number;
+  badgeLabel?: string;
+}) {
+  return (
+    <li className="nav-item">
+      <NavLink to={to} end={end} className="nav-link">
+        <span>{label}</span>
+        {badge ? (
+          <span
+            className="badge rounded-pill text-bg-warning"
+            aria-label={`${badge} ${badgeLabel}`}
+          >
+            {badge}
+          </span>
+        ) : null}
+      </NavLink>
+    </li>
+  );
+}
+
+function TopBar({ shell, heading }: { shell: ShellData; heading: string }) {
+  const { user } = shell;
+  const initials = `${user.firstName[0] ?? ""}${user.lastName[0] ?? ""}`.toUpperCase();
+  return (
+    <header className="app-topbar d-flex align-items-center justify-content-between px-3 px-lg-4 py-2">
+      <h1 className="h4 mb-0">{heading}</h1>
+      <details className="menu">
+        <summary className="d-flex align-items-center gap-2" aria-label="Account menu">
+          <span className="d-none d-md-inline text-end small">
+            <span className="d-block fw-semibold">
+              {user.firstName} {user.lastName}
+            </span>
+            <span className="text-muted">{user.email}</span>
+          </span>
+          <span className="avatar" aria-hidden>
+            {initials}
+          </span>
+        </summary>
+        <ul className="dropdown-menu shadow">
+          {user.role === "clinicadmin" ? (
+            <li>
+              <Link className="dropdown-item" to="/app/caresitesettingdashboard">
+                Care Site settings
+              </Link>
+            </li>
+          ) : null}
+          <li>
+            <h6 className="dropdown-header">User profile</h6>
+          </li>
+          <li>
+            <Link className="dropdown-item" to="/app/settings">
+              Edit user profile
+            </Link>
+          </li>
+          <li>
+            <Link className="dropdown-item" to="/app/PasswordAndSecurity">
+              Settings
+            </Link>
+          </li>
+          <li>
+            <hr className="dropdown-divider" />
+          </li>
+          <li>
+            <Form method="post" action="/logout">
+              <button type="submit" className="dropdown-item">
+                Log Out
+              </button>
+            </Form>
+          </li>
+        </ul>
+      </details>
+    </header>
+  );
+}
+
+function Footer({ version, year }: { version: string; year: number }) {
+  return (
+    <footer className="border-top bg-white px-3 px-lg-4 py-2 small text-muted d-flex flex-wrap gap-3 justify-content-between">
+      <span>
+        © {year} ARC Connect · v{version}
+      </span>
+      <span className="d-flex gap-3">
+        {FOOTER_LINKS.map((l) => (
+          <a key={l.label} href={l.href} target="_blank" rel="noreferrer">
+            {l.label}
+          </a>
+        ))}
+      </span>
+    </footer>
+  );
+}

@@ -1,0 +1,123 @@
+// The patient profile's and the therapy dashboard's charts as SVG strings, rendered in loaders
+// (docs/decisions.md: charts are drawn on the server, so they show without JavaScript and nivo
+// never reaches the browser).
+// Routes put the strings into the page with dangerouslySetInnerHTML; every string is one <svg>
+// element with role="img", an aria-label and a <title>, and no script, id or external resource.
+import type { ReactElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { AdherenceCalendar } from "~/domain/adherence/ui/AdherenceCalendar";
+import { AdherenceGauge } from "~/domain/adherence/ui/AdherenceGauge";
+import { CycleChart } from "~/ui/charts/CycleChart";
+import { LineChart } from "~/ui/charts/LineChart";
+import { TherapyDashboardChart } from "~/domain/deviceLogs/ui/TherapyDashboardChart";
+import type { GraphPage } from "~/domain/deviceLogs/graph";
+import {
+  shapeAdherenceCalendar,
+  shapeAdherenceGauge,
+  shapeCycleChart,
+  shapeCycleTrendCharts,
+  shapeHmrChart,
+  shapeScoreHistory,
+  shapeTrendCharts,
+  type AdherenceDayInput,
+  type CycleChartInput,
+  type CycleDetail,
+  type CycleTrendInput,
+  type HmrDayInput,
+  type LineChartShape,
+  type ScoreDayInput,
+  type TrendChartsShape,
+  type TrendDayInput,
+} from "./shape";
+import { shapeTherapyDashboardChart, type ChartAnnotation } from "../../domain/deviceLogs/chart";
+
+export type TrendChartsSvg = { peakFlow: string; expVolume: string; peakInspP: string };
+
+const SCALE_DOWN = "max-width:100%;height:auto";
+
+const escapeXml = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/**
+ * nivo's SvgWrapper has no <title> child (a <title> drawn in a layer would name a <g>, not the
+ * chart) and no viewBox; both go into the root element here, with a style that lets the chart
+ * shrink to a narrow screen (the viewBox keeps it sharp and in proportion).
+ */
+export function finishSvgRoot(svg: string, title: string) {
+  const open = /^<svg\b[^>]*>/.exec(svg);
+  if (!open) throw new Error("chart markup does not start with <svg>");
+  let tag = open[0];
+  const width = /\swidth="(\d+(?:\.\d+)?)"/.exec(tag)?.[1];
+  const height = /\sheight="(\d+(?:\.\d+)?)"/.exec(tag)?.[1];
+  if (!/\sviewBox=/.test(tag) && width && height) {
+    tag = tag.replace(/^<svg\b/, `<svg viewBox="0 0 ${width} ${height}"`);
+  }
+  if (!/\sstyle=/.test(tag)) tag = tag.replace(/^<svg\b/, `<svg style="${SCALE_DOWN}"`);
+  const rest = svg.slice(open[0].length);
+  return rest.startsWith("<title>")
+    ? tag + rest
+    : `${tag}<title>${escapeXml(title)}</title>${rest}`;
+}
+
+/** `title` is used only when the component did not draw its own. */
+function render(element: ReactElement, title: string) {
+  return finishSvgRoot(renderToStaticMarkup(element), title);
+}
+
+export function cycleChartSvg(input: CycleChartInput): {
+  svg: string;
+  caption: string;
+  details: CycleDetail[];
+} {
+  const shape = shapeCycleChart(input);
+  return {
+    svg: render(<CycleChart shape={shape} />, `Therapy cycle chart. ${shape.caption}`),
+    caption: shape.caption,
+    details: shape.details,
+  };
+}
+
+export function adherenceCalendarSvg(days: readonly AdherenceDayInput[]): string {
+  return render(<AdherenceCalendar bars={shapeAdherenceCalendar(days)} />, "Adherence calendar");
+}
+
+export function adherenceGaugeSvg(score: number | null): string {
+  return render(<AdherenceGauge gauge={shapeAdherenceGauge(score)} />, "Adherence score");
+}
+
+export function lineChartSvg(shape: LineChartShape): string {
+  return render(<LineChart shape={shape} />, shape.title);
+}
+
+function trendSvgs(charts: TrendChartsShape): TrendChartsSvg {
+  return {
+    peakFlow: lineChartSvg(charts.peakFlow),
+    expVolume: lineChartSvg(charts.expVolume),
+    peakInspP: lineChartSvg(charts.peakInspP),
+  };
+}
+
+export function trendChartsSvg(days: readonly TrendDayInput[]): TrendChartsSvg {
+  return trendSvgs(shapeTrendCharts(days));
+}
+
+export function cycleTrendChartsSvg(cycles: readonly CycleTrendInput[]): TrendChartsSvg {
+  return trendSvgs(shapeCycleTrendCharts(cycles));
+}
+
+export function hmrChartSvg(days: readonly HmrDayInput[]): string {
+  return lineChartSvg(shapeHmrChart(days));
+}
+
+export function scoreHistorySvg(days: readonly ScoreDayInput[]): string {
+  return lineChartSvg(shapeScoreHistory(days));
+}
+
+/** The therapy dashboard's main graph of one page of points (spec 3 §2.7). */
+export function therapyDashboardChartSvg(
+  page: GraphPage,
+  annotations: readonly ChartAnnotation[] = [],
+): string {
+  const shape = shapeTherapyDashboardChart(page, annotations);
+  return render(<TherapyDashboardChart shape={shape} />, shape.title);
+}
