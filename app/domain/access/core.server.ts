@@ -1,0 +1,95 @@
+// The Actor and the membership rules every other rule starts from: part of the access module (app/domain/access.server.ts).
+import type { Prisma } from "~/generated/prisma/client";
+import { prisma } from "~/lib/db.server";
+import { isProviderRole, isSiteRole, PROVIDER_ROLES, SITE_ROLES } from "~/domain/roles";
+
+/** A care site where the actor holds an accepted membership, and their role there. */
+export type ActorSite = { careSiteId: string; role: string };
+
+/** The signed-in user as the access rules see them. */
+export type Actor = {
+  id: string;
+  role: string;
+  /** Lower-cased: the invitations addressed to the actor are the ones to this address. */
+  email: string;
+  /** Accepted memberships at active care sites only: a removed member or a deactivated care site is absent. */
+  sites: readonly ActorSite[];
+  /** The care site chosen in the session, when it is one of `sites` (else the first, by name). */
+  currentCareSiteId: string | null;
+};
+
+/** Matches no row. */
+export const NOTHING = { id: { in: [] as string[] } };
+
+/** Provider admins (superadmin, abmadmin) reach every care site. */
+export function isGlobal(actor: Pick<Actor, "role">) {
+  return isProviderRole(actor.role);
+}
+
+/** The actor's care site ids, optionally only those where their role is one of `roles`. */
+export function siteIds(actor: Actor, roles?: readonly string[]) {
+  if (!isSiteRole(actor.role)) return [];
+  return actor.sites.filter((s) => !roles || roles.includes(s.role)).map((s) => s.careSiteId);
+}
+
+/** The actor's role at a care site (their accepted membership's), or null. */
+export function siteRoleAt(actor: Actor, careSiteId: string | null | undefined) {
+  if (!careSiteId || !isSiteRole(actor.role)) return null;
+  return actor.sites.find((s) => s.careSiteId === careSiteId)?.role ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memberships: which ones count
+// ---------------------------------------------------------------------------------------------
+
+/** A membership that gives its holder a place at a care site now: accepted, at an active care site. */
+export function currentMembership(
+  where: Omit<Prisma.MembershipWhereInput, "status" | "careSite"> = {},
+): Prisma.MembershipWhereInput {
+  return { ...where, status: "accepted", careSite: { status: "active" } };
+}
+
+/**
+ * A user's current places as care site staff, as a `memberships` selection of a user (the shell's
+ * care site pickers and loadActor read the same thing): accepted clinicadmin or clinician
+ * memberships at active care sites, by care site name.
+ */
+export const currentStaffSites = {
+  where: currentMembership({ role: { in: [...SITE_ROLES] } }),
+  select: { careSiteId: true, role: true, careSite: { select: { id: true, name: true } } },
+  orderBy: { careSite: { name: "asc" } },
+} satisfies Prisma.User$membershipsArgs;
+
+/** Users who hold a current membership in `role` somewhere (the administrators' count cards). */
+export function enrolledAs(role: string): Prisma.UserWhereInput {
+  return { role, memberships: { some: currentMembership({ role }) } };
+}
+
+/**
+ * Builds the Actor of a signed-in user: their email, their current staff memberships, and the
+ * current care site when `chosenCareSiteId` is one of them (otherwise the first, by name).
+ */
+export async function loadActor(
+  user: { id: string; role: string },
+  chosenCareSiteId?: string | null,
+): Promise<Actor> {
+  const row = await prisma.user.findUnique({
+    where: { id: user.id },
+    select: { email: true, memberships: currentStaffSites },
+  });
+  const sites: ActorSite[] = isSiteRole(user.role)
+    ? (row?.memberships ?? []).map((m) => ({ careSiteId: m.careSiteId, role: m.role }))
+    : [];
+  return {
+    id: user.id,
+    role: user.role,
+    email: (row?.email ?? "").toLowerCase(),
+    sites,
+    currentCareSiteId: currentOf(sites, chosenCareSiteId),
+  };
+}
+
+/** The chosen care site when the actor still holds it, else the first (by name), else none. */
+function currentOf(sites: readonly ActorSite[], chosen: string | null | undefined) {
+  return sites.find((s) => s.careSiteId === chosen)?.careSiteId ?? sites[0]?.careSiteId ?? null;
+}
