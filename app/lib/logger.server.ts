@@ -35,8 +35,7 @@ function serialize(fields: Fields) {
 const readable: DestinationStream = {
   write(line: string) {
     const { level, time: _time, message, ...fields } = JSON.parse(line) as Fields;
-    const print =
-      level === "error" ? console.error : level === "warn" ? console.warn : console.log;
+    const print = level === "error" ? console.error : level === "warn" ? console.warn : console.log;
     const extra = Object.keys(fields).length ? ` ${JSON.stringify(fields)}` : "";
     print(`[${String(level)}] ${String(message)}${extra}`);
   },
