@@ -6,6 +6,7 @@ import { purgeOldDeviceStats } from "~/domain/deviceStats/deviceStats.server";
 import { finaliseAdherenceJob } from "./adherence.server";
 import { dailySummaryJob } from "./dailySummary.server";
 import type { Job } from "./scheduler.server";
+import { optimizeQueryPlanner } from "./sql.server";
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -63,7 +64,7 @@ export const purgeDeviceStats: Job = {
     const deleted = await purgeOldDeviceStats(env.deviceStatsRetentionDays, now);
     // Keeps the query planner's statistics current (SQLite's advice for long-lived connections),
     // so the device statistics queries keep choosing their indexes as the table grows.
-    await prisma.$executeRawUnsafe("PRAGMA optimize");
+    await optimizeQueryPlanner(prisma);
     return { deleted };
   },
 };

@@ -5,8 +5,10 @@
 // JobRun's (job, runKey) rows stay a second guard: a slot never runs twice even if leases overlap.
 import crypto from "node:crypto";
 import os from "node:os";
+import type { PrismaClient } from "~/generated/prisma/client";
 import { prisma } from "~/lib/db.server";
 import { logger } from "~/lib/logger.server";
+import { takeLeaseIfFree } from "./sql.server";
 
 export const SCHEDULER_LEASE = "scheduler";
 /** How long a lease lasts unless renewed: how long a dead holder's jobs wait for a successor. */
@@ -19,7 +21,7 @@ export function leaseHolderId() {
   return `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString("hex")}`;
 }
 
-type Executor = { $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number> };
+type Executor = Pick<PrismaClient, "$executeRaw" | "jobLease">;
 
 export type LeaseOptions = {
   name?: string;
@@ -93,15 +95,10 @@ export class Lease {
     const expiresAt = now + this.ttlMs;
     let changed = 0;
     try {
-      // The DO UPDATE's WHERE leaves another holder's live lease alone: then no row changes.
-      changed = await this.db.$executeRawUnsafe(
-        `INSERT INTO "JobLease" ("name", "holder", "expiresAt") VALUES (?, ?, ?)
-         ON CONFLICT ("name") DO UPDATE SET "holder" = excluded."holder", "expiresAt" = excluded."expiresAt"
-         WHERE "JobLease"."holder" = excluded."holder" OR "JobLease"."expiresAt" < ?`,
-        this.name,
-        this.holder,
-        expiresAt,
-        now,
+      changed = await takeLeaseIfFree(
+        this.db,
+        { name: this.name, holder: this.holder, expiresAt: new Date(expiresAt) },
+        new Date(now),
       );
     } catch (error) {
       logger.error("job lease renewal failed", { lease: this.name, error });
@@ -145,11 +142,7 @@ export class Lease {
   async release() {
     this.heldUntil = 0;
     try {
-      await this.db.$executeRawUnsafe(
-        `DELETE FROM "JobLease" WHERE "name" = ? AND "holder" = ?`,
-        this.name,
-        this.holder,
-      );
+      await this.db.jobLease.deleteMany({ where: { name: this.name, holder: this.holder } });
     } catch (error) {
       // It lapses by itself after the TTL.
       logger.error("job lease release failed", { lease: this.name, error });

@@ -11,6 +11,7 @@ import { AdherenceWorker } from "./adherenceQueue.server";
 import { catchUpDailySummary } from "./dailySummary.server";
 import { jobs } from "./housekeeping.server";
 import { Lease, type LeaseOptions } from "./lease.server";
+import { finishedMigrations, ping } from "./sql.server";
 import { resumeDeadRuns, Scheduler, type RunOptions } from "./scheduler.server";
 
 let scheduler: Scheduler | null = null;
@@ -148,7 +149,7 @@ export async function checkReadiness(expectedMigrations: string[]): Promise<Read
   let database = "ok";
   let migrations: Readiness["migrations"] = "ok";
   try {
-    await withinTime(prisma.$queryRawUnsafe("SELECT 1"));
+    await withinTime(ping(prisma));
     database = await withinTime(probeWrite());
   } catch (error) {
     database = errorLine(error);
@@ -158,11 +159,7 @@ export async function checkReadiness(expectedMigrations: string[]): Promise<Read
   } else {
     let done = new Set<string>();
     try {
-      const rows = await prisma.$queryRawUnsafe<{ migration_name: string }[]>(
-        `SELECT migration_name FROM _prisma_migrations
-         WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-      );
-      done = new Set(rows.map((r) => r.migration_name));
+      done = new Set(await finishedMigrations(prisma));
     } catch {
       // No _prisma_migrations table: nothing was ever migrated.
     }

@@ -4,7 +4,7 @@
 // seconds and say nothing). LOG_REQUESTS=0 turns it off.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { env } from "./env.server";
-import { jsonLine } from "./logger.server";
+import { createJsonLogger } from "./logger.server";
 
 /** Probes of load balancers and orchestrators: answered, never logged. */
 export const UNLOGGED_PATHS = new Set(["/healthz", "/readyz"]);
@@ -20,7 +20,7 @@ type LoggedRequest = IncomingMessage & {
 export type RequestLogOptions = {
   /** default env.logRequests (LOG_REQUESTS) */
   enabled?: boolean;
-  /** where each line goes; default the console (stdout) */
+  /** where each line goes (without its newline); default stdout */
   write?: (line: string) => void;
 };
 
@@ -56,7 +56,11 @@ function chunkBytes(chunk: unknown, encoding?: unknown) {
 export function createRequestLog(options: RequestLogOptions = {}) {
   // Read when requests come, not when this module is imported (env parses on first use).
   const enabled = () => options.enabled ?? env.logRequests;
-  const write = options.write ?? ((line: string) => console.log(line));
+  const write = options.write;
+  // The logger's JSON lines, every one on stdout (server errors included: it is the access log).
+  const out = createJsonLogger(
+    write ? { write: (line: string) => write(line.replace(/\n$/, "")) } : process.stdout,
+  );
 
   return function requestLog(
     req: LoggedRequest,
@@ -98,7 +102,7 @@ export function createRequestLog(options: RequestLogOptions = {}) {
       };
       // The client went away before the response was complete (or a stream was closed).
       if (aborted) fields.aborted = true;
-      write(jsonLine(status >= 500 ? "error" : "info", "request", fields));
+      out[status >= 500 ? "error" : "info"](fields, "request");
     };
     res.once("finish", log);
     res.once("close", log);

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
+import { vi } from "vitest";
 
 // ---- Transcript: everything the binary printed, for readable CI failures ------------------------
 
@@ -148,27 +149,38 @@ export class ServerProcess {
    * body. A 503 is "not yet"; anything else, or the process exiting, fails at once.
    */
   async waitReady(timeoutMs = 60_000): Promise<Record<string, unknown>> {
-    const deadline = Date.now() + timeoutMs;
     let last = "no answer yet";
-    while (Date.now() < deadline) {
-      if (!this.running) {
-        throw new Error(`${this.name} exited before it was ready.\n${this.describe()}`);
-      }
-      let response: Response | null = null;
-      try {
-        response = await fetch(`${this.origin}/readyz`, { signal: AbortSignal.timeout(5_000) });
-      } catch (error) {
-        last = (error as Error).message; // not listening yet
-      }
-      if (response) {
-        const body = await response.text();
-        if (response.status === 200) return JSON.parse(body) as Record<string, unknown>;
-        last = `/readyz answered ${response.status}: ${body.slice(0, 300)}`;
-        if (response.status !== 503) throw new Error(`${last}\n${this.describe()}`);
-      }
-      await sleep(250);
-    }
-    throw new Error(`${this.name} not ready within ${timeoutMs} ms (${last}).\n${this.describe()}`);
+    // Asked again until it holds; a fatal answer ends the wait at once (vi.waitFor retries throws).
+    const outcome = await vi
+      .waitFor(
+        async () => {
+          if (!this.running) {
+            return new Error(`${this.name} exited before it was ready.\n${this.describe()}`);
+          }
+          let response: Response | null = null;
+          try {
+            response = await fetch(`${this.origin}/readyz`, {
+              signal: AbortSignal.timeout(5_000),
+            });
+          } catch (error) {
+            last = (error as Error).message; // not listening yet
+          }
+          if (response) {
+            const body = await response.text();
+            if (response.status === 200) return JSON.parse(body) as Record<string, unknown>;
+            last = `/readyz answered ${response.status}: ${body.slice(0, 300)}`;
+            if (response.status !== 503) return new Error(`${last}\n${this.describe()}`);
+          }
+          throw new Error(last);
+        },
+        { timeout: timeoutMs, interval: 250 },
+      )
+      .catch(
+        () =>
+          new Error(`${this.name} not ready within ${timeoutMs} ms (${last}).\n${this.describe()}`),
+      );
+    if (outcome instanceof Error) throw outcome;
+    return outcome;
   }
 
   /** Sends `signal` and waits for the exit (null when it takes longer than timeoutMs). */
@@ -176,12 +188,13 @@ export class ServerProcess {
     if (!this.running) return { ...this.exit!, ms: 0 };
     const started = Date.now();
     this.child.kill(signal);
-    const outcome = await Promise.race([this.exited, sleep(timeoutMs).then(() => null)]);
+    const outcome = await Promise.race([this.exited, timeout(timeoutMs).then(() => null)]);
     return outcome ? { ...outcome, ms: Date.now() - started } : null;
   }
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A guard for a race: settles after `ms` whatever else happens (never a wait for an event). */
+export const timeout = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A TCP port nothing listens on right now. */
 export function freePort(): Promise<number> {
@@ -246,15 +259,20 @@ export async function startSmsProvider(token: string) {
     refused,
     /** The first message to `to` after the first `skip` ones sent there. */
     async next(to: string, skip: number, timeoutMs = 20_000): Promise<Sms> {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        const found = messages.filter((m) => m.to === to)[skip];
-        if (found) return found;
-        await sleep(100);
-      }
-      throw new Error(
-        `No text message to ${to} within ${timeoutMs} ms (received: ${JSON.stringify(messages)}; refused: ${JSON.stringify(refused)})`,
-      );
+      return vi
+        .waitFor(
+          () => {
+            const found = messages.filter((m) => m.to === to)[skip];
+            if (!found) throw new Error("not yet");
+            return found;
+          },
+          { timeout: timeoutMs, interval: 100 },
+        )
+        .catch(() => {
+          throw new Error(
+            `No text message to ${to} within ${timeoutMs} ms (received: ${JSON.stringify(messages)}; refused: ${JSON.stringify(refused)})`,
+          );
+        });
     },
     count: (to: string) => messages.filter((m) => m.to === to).length,
     close: () =>

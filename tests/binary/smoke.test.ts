@@ -14,14 +14,13 @@ import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { parse } from "csv-parse/sync";
-import { afterAll, beforeEach, describe, expect, test } from "vitest";
+import { afterAll, beforeEach, describe, expect, test, vi } from "vitest";
 import {
   Client,
   freePort,
   killAll,
   runBinary,
   ServerProcess,
-  sleep,
   startSmsProvider,
   testIdText,
   textOf,
@@ -286,7 +285,15 @@ describe("the release binary dist/arc-connect", () => {
       expect(answer.status).toBe(200);
       await answer.arrayBuffer();
     }
-    await sleep(500); // a line is written when its response has gone out
+    // A line is written when its response has gone out: wait for both.
+    await vi.waitFor(
+      () => {
+        for (const p of ['"path":"/"', '"path":"/forgotpassword"']) {
+          expect(server.stdout).toContain(p);
+        }
+      },
+      { timeout: 5_000, interval: 50 },
+    );
 
     const lines = server.stdout.split("\n").filter((line) => line.trim());
     const notJson = lines.filter((line) => {
@@ -470,6 +477,8 @@ describe("the release binary dist/arc-connect", () => {
 
     let backingUp = true;
     const statuses: number[] = [];
+    let firstAnswered!: () => void;
+    const firstBatch = new Promise<void>((resolve) => (firstAnswered = resolve));
     const load = (async () => {
       do {
         const batch = await Promise.all(
@@ -480,9 +489,10 @@ describe("the release binary dist/arc-connect", () => {
           }),
         );
         statuses.push(...batch);
+        firstAnswered();
       } while (backingUp);
     })();
-    await sleep(50); // the first batch is on its way
+    await Promise.race([firstBatch, load]); // under way: the next batches go out during the backup
     const backup = await run(["backup", "./backups/arc.db"]).finally(() => (backingUp = false));
     await load;
 

@@ -65,16 +65,19 @@ for (const role of ["clinicadmin", "clinician"] as const) {
 
     const text = "Since this morning the Patients page shows no one.";
     await description.fill(text);
+    // With JavaScript the post is held back until the test has seen Submit disabled meanwhile.
+    let letPostGo = () => {};
     if (jsOn()) {
       await expect(page.getByText(`${text.length}/300`, { exact: true })).toBeVisible();
-      // Hold the post back a moment: Submit stays disabled while it is on its way.
+      const held = new Promise<void>((resolve) => (letPostGo = resolve));
       await page.route("**/app/help*", async (route) => {
-        if (route.request().method() === "POST") await new Promise((r) => setTimeout(r, 800));
+        if (route.request().method() === "POST") await held;
         await route.continue();
       });
     }
     await submit.click();
     if (jsOn()) await expect(submit).toBeDisabled();
+    letPostGo();
 
     await expect(page.getByText("Your message has been sent to Customer Service")).toBeVisible();
     await expect(page).toHaveURL(/\/app\/help$/);

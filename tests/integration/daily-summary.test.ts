@@ -464,24 +464,31 @@ describe("one run per care site and day", () => {
       where: { dedupeKey: { startsWith: "summary:" } },
     });
 
-    const startAt = Date.now() + 4000;
-    const children = Array.from(
-      { length: 3 },
-      () =>
-        new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-          const child = spawn(
-            process.execPath,
-            [TSX, "tests/support/dailySummaryProcess.ts", now.toISOString(), String(startAt)],
-            { cwd: ROOT, env: { ...process.env, NODE_ENV: "test" } },
-          );
-          let stdout = "";
-          let stderr = "";
-          child.stdout.on("data", (c) => (stdout += c));
-          child.stderr.on("data", (c) => (stderr += c));
-          child.on("close", (code) => resolve({ code, stdout, stderr }));
+    // Each process says "ready" once its database is set up; then all are told to go at once.
+    const spawned = Array.from({ length: 3 }, () => {
+      const child = spawn(
+        process.execPath,
+        [TSX, "tests/support/dailySummaryProcess.ts", now.toISOString()],
+        { cwd: ROOT, env: { ...process.env, NODE_ENV: "test" } },
+      );
+      let stdout = "";
+      let stderr = "";
+      const ready = new Promise<void>((resolve) =>
+        child.stdout.on("data", (c) => {
+          stdout += c;
+          if (/^ready$/m.test(stdout)) resolve();
         }),
-    );
-    await new Promise((resolve) => setTimeout(resolve, startAt - Date.now()));
+      );
+      child.stderr.on("data", (c) => (stderr += c));
+      const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+        child.on("close", (code) => resolve({ code, stdout, stderr })),
+      );
+      // A process that dies before it is ready ends the wait too (its exit code fails the test).
+      return { child, ready: Promise.race([ready, done]), done };
+    });
+    const children = spawned.map((s) => s.done);
+    await Promise.all(spawned.map((s) => s.ready));
+    for (const { child } of spawned) child.stdin.end("go\n");
     // Every run is waited for before anything is judged, so that a failure leaves no run behind
     // to write into the next test.
     const settled = await Promise.allSettled([runDailySummary(now), runDailySummary(now)]);

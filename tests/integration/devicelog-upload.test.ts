@@ -9,7 +9,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import {
@@ -183,13 +183,18 @@ async function kept() {
 }
 const NOTHING = { rows: 0, files: [], incoming: [] };
 
+/** Asks `probe` until `ok` holds (or `ms` have passed) and returns its last answer. */
 async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, ms = 5_000) {
-  const deadline = Date.now() + ms;
   let value = await probe();
-  while (!ok(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 25));
-    value = await probe();
-  }
+  await vi
+    .waitFor(
+      async () => {
+        if (!ok(value)) value = await probe();
+        if (!ok(value)) throw new Error("not yet");
+      },
+      { timeout: ms, interval: 25 },
+    )
+    .catch(() => {}); // the caller's expect shows the last answer
   return value;
 }
 
@@ -496,7 +501,8 @@ describe("POST /decrypt/upload: bodies that do not arrive whole", () => {
     socket.destroy();
 
     expect(await until(kept, (k) => k.incoming.length === 0)).toEqual(NOTHING);
-    await new Promise((r) => setTimeout(r, 100));
+    // Its handler has returned: nothing of it is written later.
+    await server.idle();
     expect(await kept()).toEqual(NOTHING);
 
     const uuid = await uploadedId(log.fileName, log.content);
@@ -655,9 +661,14 @@ describe("POST /decrypt/upload: bodies that do not arrive whole", () => {
 describe("purgeExpiredLogFiles", () => {
   it("removes an upload 24 h + 1 s after it arrived, strays and stale parts; keeps a fresh upload", async () => {
     const old = await uploadedId(KNOWN_NAME, knownLog());
-    const oldRow = await prisma.logFile.findUniqueOrThrow({ where: { id: old } });
-    // The fresh upload arrives more than a second later, so it still has time left at `now`.
-    await new Promise((r) => setTimeout(r, 1_100));
+    // The old upload arrived more than a second before the fresh one, so at `now` (a second after
+    // the old one expired) the fresh one still has time left.
+    const arrived = (await prisma.logFile.findUniqueOrThrow({ where: { id: old } })).createdAt;
+    const earlier = new Date(arrived.getTime() - 1_100);
+    const oldRow = await prisma.logFile.update({
+      where: { id: old },
+      data: { createdAt: earlier, expiresAt: new Date(earlier.getTime() + LOG_FILE_LIFETIME_MS) },
+    });
     const fresh = await uploadedId(KNOWN_NAME, knownLog());
     const now = new Date(oldRow.createdAt.getTime() + LOG_FILE_LIFETIME_MS + 1_000);
     const justBefore = new Date(now.getTime() - 2_000);

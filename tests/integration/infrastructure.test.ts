@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { applyMigrations, readMigrations } from "~/lib/migrate.server";
@@ -73,20 +73,26 @@ describe("the one connection", () => {
         .then((found) => found.map((r) => r.targetId));
     let inside!: () => void;
     const insideWritten = new Promise<void>((resolve) => (inside = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const rolledBack = prisma
       .$transaction(async (tx) => {
         await tx.auditEvent.create({ data: { action, targetId: "inside" } });
         inside();
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await released;
         throw new Error("rolled back on purpose");
       })
       .catch((error: Error) => error.message);
     await insideWritten;
     // Issued while the transaction is open: they wait for it to end instead of joining it.
-    const [seen] = await Promise.all([
+    const outside = Promise.all([
       rows(),
       prisma.auditEvent.create({ data: { action, targetId: "outside" } }),
     ]);
+    // The connection's queue has no hook: one turn of the event loop (no timer) hands them to it.
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    const [seen] = await outside;
     expect(seen).toEqual([]);
     expect(await rolledBack).toBe("rolled back on purpose");
     expect(await rows()).toEqual(["outside"]);
@@ -96,16 +102,29 @@ describe("the one connection", () => {
     const action = uid("test.connection.");
     let firstStarted!: () => void;
     const started = new Promise<void>((resolve) => (firstStarted = resolve));
-    const first = prisma.$transaction(async (tx) => {
-      await tx.auditEvent.create({ data: { action, targetId: "first" } });
-      firstStarted();
-      await new Promise((resolve) => setTimeout(resolve, 2500));
-    });
-    await started;
-    const second = prisma.$transaction((tx) =>
-      tx.auditEvent.create({ data: { action, targetId: "second" } }),
-    );
-    await Promise.all([first, second]);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // Prisma's timers (how long a transaction may wait to start) on a fake clock.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const first = prisma.$transaction(async (tx) => {
+        await tx.auditEvent.create({ data: { action, targetId: "first" } });
+        firstStarted();
+        await released;
+      });
+      await started;
+      const timers = vi.getTimerCount();
+      const second = prisma.$transaction((tx) =>
+        tx.auditEvent.create({ data: { action, targetId: "second" } }),
+      );
+      // The second is waiting to start (its timer is set): longer than Prisma's default 2 s passes.
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBeGreaterThan(timers));
+      await vi.advanceTimersByTimeAsync(2_500);
+      release();
+      await Promise.all([first, second]);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(await prisma.auditEvent.count({ where: { action } })).toBe(2);
   });
 });
@@ -202,7 +221,12 @@ describe("outbox", () => {
       const id = await enqueue({ channel: "email", to, subject: "Hello", body: "Body" });
       await deliver(id); // a second delivery of the same message is a no-op
       await deliverPending();
-      await new Promise((r) => setTimeout(r, 50));
+      // Sent (by whichever attempt claimed it): no other attempt can claim it any more.
+      await vi.waitFor(async () =>
+        expect((await prisma.outboxMessage.findUniqueOrThrow({ where: { id } })).status).toBe(
+          "sent",
+        ),
+      );
       expect(sent.filter((m) => m.to === to)).toHaveLength(1);
       const row = await prisma.outboxMessage.findUniqueOrThrow({ where: { id } });
       expect(row.status).toBe("sent");
@@ -225,9 +249,12 @@ describe("outbox", () => {
     try {
       const to = uid("1512");
       const id = await enqueue({ channel: "sms", to, body: "code" });
-      await new Promise((r) => setTimeout(r, 50));
-      const failed = await prisma.outboxMessage.findUniqueOrThrow({ where: { id } });
-      expect(failed).toMatchObject({ status: "pending", attempts: 1, lastError: "provider down" });
+      // The attempt enqueue starts has failed and set the message back to pending.
+      const failed = await vi.waitFor(async () => {
+        const row = await prisma.outboxMessage.findUniqueOrThrow({ where: { id } });
+        expect(row).toMatchObject({ status: "pending", attempts: 1, lastError: "provider down" });
+        return row;
+      });
       expect(failed.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
       fail = false;
       await deliverPending(); // still backing off

@@ -176,9 +176,13 @@ describe("the job lease", () => {
     await a.start();
     await b.start();
     expect([a.held, b.held]).toEqual([true, false]);
-    // Well past the TTL: a's loop keeps it.
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Past the TTL of a's first lease, a's loop has renewed it twice over: a keeps it.
+    const expiry = async () =>
+      (await prisma.jobLease.findUniqueOrThrow({ where: { name } })).expiresAt.getTime();
+    const first = await expiry();
+    await waitFor(async () => (await expiry()) > first + 2 * 300);
     expect([a.held, b.held]).toEqual([true, false]);
+    expect((await prisma.jobLease.findUniqueOrThrow({ where: { name } })).holder).toBe("a");
     await a.stop();
     expect(a.running).toBe(false);
     await waitFor(() => b.held);
@@ -271,10 +275,14 @@ describe("scheduled jobs under the lease", () => {
     });
     let active = false;
     const worker = new AdherenceWorker(() => active);
+    // The worker's timers on a fake clock: every pass it would start, and its sweep, come due.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
     worker.start();
     try {
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      worker.drain();
+      await vi.advanceTimersByTimeAsync(61_000);
       expect(await prisma.adherenceQueue.count({ where: { patientId: patient.id } })).toBe(1);
+      vi.useRealTimers();
       // Taking the lease over drains what is queued.
       active = true;
       worker.drain();
@@ -359,11 +367,13 @@ describe("startBackground, stopBackground and readiness", () => {
     await startBackground({ lease: { renewMs: 50 } });
     const readiness = await checkReadiness(expected);
     expect(readiness).toMatchObject({ ready: true, scheduler: "standby" });
-    // The standby process did not run the catch-up.
+    // The standby process did not run the catch-up: stopping waits for one in progress.
     const catchUpRuns = () =>
       prisma.jobRun.count({ where: { job: dailySummaryJob.name, runKey: "2026-09-15T14:00" } });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await stopBackground({ disconnect: false });
     expect(await catchUpRuns()).toBe(0);
+    await startBackground({ lease: { renewMs: 50 } });
+    expect(await checkReadiness(expected)).toMatchObject({ scheduler: "standby" });
 
     // The other holder's lease lapses: this process takes it at its next renewal, and catches up.
     await other.jobLease.update({

@@ -1,15 +1,17 @@
 // A second (third ...) process running the daily summary against the same database, for the
-// "two instances at once" test: waits until the given wall-clock instant so the processes start
-// together, runs, prints the result as JSON.
-//   tsx tests/support/dailySummaryProcess.ts <now ISO> <start at, epoch ms>
+// "two instances at once" test: once its database is set up it prints "ready" and waits for a line
+// on stdin (the test sends it to every process at once), runs, prints the result as JSON.
+//   tsx tests/support/dailySummaryProcess.ts <now ISO>
 import { configureDatabase, disconnectDatabase } from "~/lib/db.server";
 import { runDailySummary } from "~/domain/notifications/dailySummary.server";
 
 async function main() {
-  const [now, startAt] = process.argv.slice(2);
+  const [now] = process.argv.slice(2);
   await configureDatabase();
-  const wait = Number(startAt) - Date.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  const go = new Promise((resolve) => process.stdin.once("data", resolve));
+  console.log("ready");
+  await go;
+  process.stdin.pause();
   const result = await runDailySummary(new Date(now));
   console.log(JSON.stringify(result));
 }

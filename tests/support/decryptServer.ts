@@ -34,7 +34,13 @@ async function answer(req: http.IncomingMessage, url: URL): Promise<Response> {
 export async function startDecryptServer() {
   /** Errors that were neither a Response nor a client going away: a test should see none. */
   const failures: unknown[] = [];
-  const server = http.createServer(async (req, res) => {
+  /** The requests being handled (until their handler returns). */
+  const handling = new Set<Promise<unknown>>();
+  const server = http.createServer((req, res) => {
+    const handled = handle(req, res).finally(() => handling.delete(handled));
+    handling.add(handled);
+  });
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     closeWhenBodyUnread(req, res);
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     let response: Response;
@@ -58,13 +64,17 @@ export async function startDecryptServer() {
       failures.push(error);
       res.destroy();
     }
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     failures,
+    /** Resolves once no request is being handled: whatever their handlers do is done. */
+    idle: async () => {
+      while (handling.size) await Promise.all(handling);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

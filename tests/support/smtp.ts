@@ -2,6 +2,7 @@
 import net, { type AddressInfo } from "node:net";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { vi } from "vitest";
 
 /** A message as the SMTP server received it. */
 export type ReceivedMail = {
@@ -14,16 +15,18 @@ export type ReceivedMail = {
   attachments: { filename?: string; contentType: string; content: Buffer }[];
 };
 
-export async function waitFor<T>(
+/** Waits until `check` gives a truthy value (asked again every 20 ms; fails after 10 s). */
+export function waitFor<T>(
   check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 20));
-  }
+): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const value = await check();
+      if (!value) throw new Error("timed out waiting");
+      return value;
+    },
+    { timeout: 10_000, interval: 20 },
+  );
 }
 
 /**

@@ -38,11 +38,24 @@ async function listen(server: http.Server) {
 /** A node:http server whose every request goes through the middleware, then `handler`. */
 async function plainServer(handler: Handler, options: Omit<RequestLogOptions, "write"> = {}) {
   const lines: string[] = [];
+  const closes: Promise<unknown>[] = [];
   const middleware = createRequestLog({ ...options, write: (line) => lines.push(line) });
   const url = await listen(
-    http.createServer((req, res) => middleware(req, res, () => handler(req, res))),
+    http.createServer((req, res) =>
+      middleware(req, res, () => {
+        // Listeners run in order: when this one runs, the middleware's (added before) have run.
+        closes.push(new Promise((resolve) => res.once("close", resolve)));
+        handler(req, res);
+      }),
+    ),
   );
-  return { url, lines, records: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    url,
+    lines,
+    records: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
+    /** Every response so far has closed: whatever the middleware logs for them is written. */
+    closed: () => Promise.all(closes),
+  };
 }
 
 /** A raw GET: the bytes as they came over the wire (no decompression). */
@@ -99,28 +112,30 @@ describe("the request log", () => {
   });
 
   it("leaves out the health checks, with or without a query string", async () => {
-    const { url, lines, records } = await plainServer((_req, res) => res.end("ok"));
+    const { url, records, closed } = await plainServer((_req, res) => res.end("ok"));
     await get(`${url}/healthz`);
     await get(`${url}/readyz?verbose=1`);
     await get(`${url}/`);
-    await waitForLines(lines, 1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await closed();
     expect(records().map((r) => r.path)).toEqual(["/"]);
   });
 
   it("writes nothing when turned off (LOG_REQUESTS=0)", async () => {
-    const { url, lines } = await plainServer((_req, res) => res.end("ok"), { enabled: false });
+    const { url, lines, closed } = await plainServer((_req, res) => res.end("ok"), {
+      enabled: false,
+    });
     const answer = await get(`${url}/anything`);
     expect(answer.body.toString()).toBe("ok");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await closed();
     expect(lines).toEqual([]);
   });
 
   it("as mounted by the server, follows LOG_REQUESTS and writes to stdout", async () => {
     const lines: string[] = [];
-    const spy = vi
-      .spyOn(console, "log")
-      .mockImplementation((line: string) => void lines.push(line));
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((line) => {
+      lines.push(String(line));
+      return true;
+    });
     const url = await listen(
       http.createServer((req, res) => requestLog(req, res, () => res.end("ok"))),
     );
@@ -167,14 +182,15 @@ describe("the request log", () => {
   it("logs a request whose client went away before the answer, once", async () => {
     let answered: () => void = () => {};
     const done = new Promise<void>((resolve) => (answered = resolve));
-    const { url, lines, records } = await plainServer((_req, res) => {
+    const { url, lines, records, closed } = await plainServer((req, res) => {
+      if (req.url === "/after") return res.end("ok");
       res.writeHead(200);
       res.write("partial");
       // The answer ends after the client has gone.
-      setTimeout(() => {
+      res.once("close", () => {
         res.end("rest");
         answered();
-      }, 150);
+      });
     });
     await new Promise<void>((resolve) => {
       const req = http.get(`${url}/stream?token=secret`, (res) => {
@@ -186,9 +202,10 @@ describe("the request log", () => {
       req.on("error", () => {});
     });
     await done;
-    await waitForLines(lines, 1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(lines).toHaveLength(1);
+    // A later request, answered and logged: anything the first one's end set off came before it.
+    await get(`${url}/after`);
+    await closed();
+    expect(records().map((r) => r.path)).toEqual(["/stream", "/after"]);
     expect(records()[0]).toMatchObject({ path: "/stream", aborted: true });
     expect(lines[0]).not.toContain("secret");
   });
