@@ -13,8 +13,13 @@ import { expect, test } from "./support/fixtures";
 
 const MINUTE = 60_000;
 
-/** A datetime-local value in Chicago (the page's zone), `minutesAgo` before now. */
+/**
+ * A datetime-local value in Chicago (the page's zone), `minutesAgo` before now, rounded down to the
+ * picker's 5-minute step (step=300): a value off the step is refused by the browser's own form
+ * validation, so the form would not be sent.
+ */
 function chicagoMinute(minutesAgo: number) {
+  const FIVE_MINUTES = 5 * MINUTE;
   const parts = new Intl.DateTimeFormat("en-CA", {
     timeZone: "America/Chicago",
     year: "numeric",
@@ -23,7 +28,9 @@ function chicagoMinute(minutesAgo: number) {
     hour: "2-digit",
     minute: "2-digit",
     hourCycle: "h23",
-  }).formatToParts(new Date(Date.now() - minutesAgo * MINUTE));
+  }).formatToParts(
+    new Date(Math.floor((Date.now() - minutesAgo * MINUTE) / FIVE_MINUTES) * FIVE_MINUTES),
+  );
   const get = (type: string) => parts.find((p) => p.type === type)!.value;
   return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}`;
 }
