@@ -2,7 +2,7 @@
 // docs/device-api.md). A resource route: POST only; anything else is 405.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { handleDeviceRequest } from "~/domain/devices/request.server";
-import { methodNotAllowed } from "~/lib/jsonBody.server";
+import { methodNotAllowed, readJsonBody } from "~/lib/jsonBody.server";
 import { ingestTransmission } from "~/domain/devices/ingest.server";
 import { parseTransmission } from "~/domain/devices/schema";
 
@@ -10,8 +10,12 @@ export function loader() {
   return methodNotAllowed();
 }
 
-export function action({ request, params }: ActionFunctionArgs) {
-  return handleDeviceRequest(request, params.serial, parseTransmission, async (device, body) => {
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
+  const authorization = request.headers.get("Authorization");
+  const readBody = () => readJsonBody(request);
+  const input = { serial: params.serial, authorization, readBody };
+  return handleDeviceRequest(input, parseTransmission, async (device, body) => {
     const result = await ingestTransmission(device, body);
     return {
       transmissionId: result.transmissionId,

@@ -9,20 +9,22 @@ import type { ChartAnnotation } from "~/domain/deviceLogs/chart";
 import type { MeasurementSeries, MergedData, SetPressureSeries } from "~/domain/deviceLogs/graph";
 import { formatSummaryValue, type LogSummary } from "~/domain/deviceLogs/summary";
 import {
-  contentWidth,
   cycleChart,
-  FONT,
-  FONT_BOLD,
-  heading,
-  pageFooters,
-  paragraph,
-  table,
   type CycleChartSeries,
   type MeasurementPoint,
   type SetPressurePoint,
+} from "./pdfCycleChart";
+import {
+  contentWidth,
+  FONT,
+  FONT_BOLD,
+  heading,
   MARGIN,
   openReport,
-} from "./pdfCharts";
+  pageFooters,
+  paragraph,
+  table,
+} from "./pdfLayout";
 
 export type ComplianceGraph = {
   /** e.g. "Therapies 01-Nov-2026 to 07-Nov-2026 (Selected Therapies)" */
