@@ -1,39 +1,33 @@
 // The common path of every device API request (DEVICE-API.md): authenticate, read the body with
 // its size limit, validate, then hand the data over; each failure has its documented answer. The
-// route gives the request's parts as plain values; the body is read only once the device is known
-// (`readBody`), so an unauthenticated sender costs no body read.
+// route gives the request as plain values (lib/jsonBody.server.ts jsonRequest); the body is read
+// only once the device is known, so an unauthenticated sender costs no body read.
 import { authenticateDevice, type AuthenticatedDevice } from "~/domain/devices/device.server";
 import { IngestBusyError } from "~/domain/devices/ingestDb.server";
 import {
   accepted,
   jsonBodyProblem,
+  methodNotAllowed,
   problem,
   unauthorized,
   validationProblem,
-  type JsonBodyResult,
+  type JsonRequest,
   type ProblemError,
 } from "~/lib/jsonBody.server";
 import { StorageFullError, STORAGE_FULL_RETRY_AFTER_S } from "~/lib/storage.server";
 
 type Parsed<T> = { ok: true; data: T } | { ok: false; errors: ProblemError[] };
 
-export type DeviceRequest = {
-  /** The URL's serial. */
-  serial: string | undefined;
-  /** The Authorization header. */
-  authorization: string | null;
-  /** Reads the JSON body with its size cap (lib/jsonBody.server.ts readJsonBody). */
-  readBody: () => Promise<JsonBodyResult>;
-};
-
 export async function handleDeviceRequest<T>(
-  input: DeviceRequest,
+  serial: string | undefined,
+  request: JsonRequest,
   parse: (body: unknown) => Parsed<T>,
   handle: (device: AuthenticatedDevice, data: T) => Promise<unknown>,
 ) {
-  const device = authenticateDevice(input.serial, input.authorization);
+  if (request.method !== "POST") return methodNotAllowed();
+  const device = authenticateDevice(serial, request.authorization);
   if (!device) return unauthorized();
-  const body = await input.readBody();
+  const body = await request.readBody();
   if (!body.ok) return jsonBodyProblem(body.reason);
   const parsed = parse(body.value);
   if (!parsed.ok) return validationProblem(parsed.errors);
