@@ -10,7 +10,7 @@ import {
   PatientProfilePage,
   type ProfileActionData,
 } from "~/domain/patients/ui/PatientProfilePage";
-import { mayPairAt } from "~/domain/access.server";
+import { mayPairAt, type Actor } from "~/domain/access.server";
 import { readForm } from "~/lib/formBody.server";
 import { formReply, parseForm } from "~/lib/form.server";
 import { requireProfile } from "~/domain/actor.server";
@@ -133,7 +133,7 @@ export async function action({ request }: ActionFunctionArgs) {
 async function pairing(
   request: Request,
   found: FoundProfile,
-  viewer: Awaited<ReturnType<typeof requireProfile>>["viewer"],
+  viewer: Actor,
   form: FormData,
   intent: "pair" | "unpair",
 ) {
