@@ -5,7 +5,7 @@ import { closeChatStreams } from "~/lib/chatEvents.server";
 import { configureDatabase, disconnectDatabase, prisma, probeWrite } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
-import { closeIngestDatabase } from "~/domain/devices/ingest.server";
+import { closeIngestDatabase } from "~/domain/devices/ingestDb.server";
 import { describeTransports, usesConsoleTransport } from "~/lib/outbox.server";
 import { AdherenceWorker } from "./adherenceQueue.server";
 import { catchUpDailySummary } from "./dailySummary.server";

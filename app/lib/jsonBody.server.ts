@@ -27,6 +27,23 @@ export async function readJsonBody(
   }
 }
 
+/** A JSON API request as plain values, for code that does not take a Request (the domain). */
+export type JsonRequest = {
+  method: string;
+  /** The Authorization header. */
+  authorization: string | null;
+  /** Reads the body with its size cap (readJsonBody), when the caller is ready for it. */
+  readBody: () => Promise<JsonBodyResult>;
+};
+
+export function jsonRequest(request: Request, limit = MAX_JSON_BODY_BYTES): JsonRequest {
+  return {
+    method: request.method,
+    authorization: request.headers.get("Authorization"),
+    readBody: () => readJsonBody(request, limit),
+  };
+}
+
 /** The body's bytes, or null when it has more than `limit` of them (reading stops there). */
 export async function readCapped(
   request: Request,

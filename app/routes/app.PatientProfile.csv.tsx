@@ -8,12 +8,8 @@ import { readRange } from "~/lib/dateRange";
 import { clientIp } from "~/lib/http.server";
 import { redirectWithFlash } from "~/lib/session.server";
 import { dayInZone, yesterdayInZone } from "~/lib/time";
-import {
-  auditProfileView,
-  getPatient,
-  profileZone,
-  transmissionsInRange,
-} from "~/domain/patients/profile.server";
+import { auditProfileView, profileZone } from "~/domain/patients/profile.server";
+import { getPatient, transmissionsInRange } from "~/domain/patients/profileQueries.server";
 import { ADHERENCE_RULE, reportAuthor } from "~/domain/patients/profileView.server";
 import {
   transmissionsCsvFileName,

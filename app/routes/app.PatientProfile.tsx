@@ -10,14 +10,20 @@ import {
   PatientProfilePage,
   type ProfileActionData,
 } from "~/domain/patients/ui/PatientProfilePage";
-import { mayPairAt } from "~/domain/access.server";
+import { mayPairAt, type Actor } from "~/domain/access.server";
 import { readForm } from "~/lib/formBody.server";
+import { formReply, parseForm } from "~/lib/form.server";
 import { requireProfile } from "~/domain/actor.server";
 import { badRequest, clientIp, forbidden } from "~/lib/http.server";
 import { patientProfileHref } from "~/domain/patients/profileLink";
 import { redirectWithFlash } from "~/lib/session.server";
 import type { MeasuringUnit } from "~/lib/units";
-import { getCurrentDevice, pairDevice, pairingPowers, unpairDevice } from "~/domain/devices/device.server";
+import {
+  getCurrentDevice,
+  pairDevice,
+  pairingPowers,
+  unpairDevice,
+} from "~/domain/devices/device.server";
 import {
   addPatientNote,
   auditProfileView,
@@ -29,12 +35,14 @@ import {
 import { loadProfileView } from "~/domain/patients/profileView.server";
 import type { RouteHandle } from "~/root";
 import {
-  goalProblem,
-  noteSchema,
+  goalDraftSchema,
+  goalFormSchema,
+  noteFormSchema,
+  pairFormSchema,
   pairingMessages,
-  patientTagSchema,
+  patientTagFormSchema,
+  profileIntentSchema,
   profileMessages,
-  readGoalDraft,
   stepCount,
 } from "~/domain/patients/schema";
 
@@ -64,119 +72,103 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const { viewer, found } = await requireProfile(request);
   const form = await readForm(request);
+  const button = await parseForm(form, profileIntentSchema);
+  if (!button.ok) badRequest();
+  const { intent } = button.data;
   const where = { careSiteId: found.careSite?.id, ip: clientIp(request) };
   const url = new URL(request.url);
   url.searchParams.delete("dialog");
   const back = (message: string, kind: "success" | "danger" = "success") =>
     redirectWithFlash(request, `${url.pathname}${url.search}`, kind, message);
-  const invalid = (body: ProfileActionData) => data(body, { status: 400 });
 
-  switch (form.get("intent")) {
+  switch (intent) {
     case "patientTag": {
-      const parsed = patientTagSchema.safeParse(form.get("patientTag"));
-      if (!parsed.success) {
-        const value = String(form.get("patientTag") ?? "");
-        return invalid({ form: "patientTag", value, error: parsed.error.issues[0].message });
-      }
-      await updatePatientTag(viewer, found.patientId, parsed.data, where);
+      const tag = await parseForm(form, patientTagFormSchema);
+      if (!tag.ok) return tag.reply;
+      await updatePatientTag(viewer, found.patientId, tag.data.patientTag, where);
       return back(profileMessages.patientTagSaved);
     }
     case "activate":
     case "deactivate": {
-      const accepted = form.get("intent") === "activate";
+      const accepted = intent === "activate";
       await setPatientAccountStatus(viewer, found.patientId, accepted, where);
       return back(accepted ? profileMessages.activated : profileMessages.deactivated);
     }
     case "note": {
-      const parsed = noteSchema.safeParse(form.get("note"));
-      if (!parsed.success) {
-        const value = String(form.get("note") ?? "");
-        return invalid({ form: "note", value, error: parsed.error.issues[0].message });
-      }
-      await addPatientNote(viewer, found.patientId, parsed.data, where);
+      const note = await parseForm(form, noteFormSchema);
+      if (!note.ok) return note.reply;
+      await addPatientNote(viewer, found.patientId, note.data.note, where);
       return back(profileMessages.noteSaved);
     }
     case "goal-minus":
     case "goal-plus": {
       // The minus and plus buttons are submit buttons: the dialog comes back with the new count.
-      const draft = readGoalDraft(form);
-      const count = stepCount(draft.count, form.get("intent") === "goal-plus" ? 1 : -1);
-      return data<ProfileActionData>({ form: "goal", goal: { ...draft, count, error: null } });
+      const draft = await parseForm(form, goalDraftSchema);
+      if (!draft.ok) return draft.reply;
+      const count = stepCount(draft.data.count, intent === "goal-plus" ? 1 : -1);
+      return formReply({}, { intent, days: draft.data.days, count }, { status: 200 });
     }
     case "goal": {
-      const draft = readGoalDraft(form);
-      const pairingId = await currentPairingId(found);
-      const error = pairingId ? goalProblem(draft) : profileMessages.goalNoDevice;
-      if (error || !pairingId) return invalid({ form: "goal", goal: { ...draft, error } });
+      // The goal belongs to the current pairing; without one, the schema refuses every goal.
+      const pairingId = (await getCurrentDevice(found.patientId))?.pairingId;
+      const goal = await parseForm(form, goalFormSchema[pairingId ? "paired" : "unpaired"]);
+      if (!goal.ok) return goal.reply;
+      if (!pairingId) badRequest(); // not reached (the unpaired schema never passes)
+      const { days, count } = goal.data;
+      const input = { patientId: found.patientId, pairingId, timesPerDay: Number(count), days };
       try {
-        await setTherapyGoal(
-          viewer,
-          {
-            patientId: found.patientId,
-            pairingId,
-            timesPerDay: Number(draft.count),
-            days: draft.days,
-          },
-          where,
-        );
+        await setTherapyGoal(viewer, input, where);
       } catch {
         return back(profileMessages.goalFailed, "danger");
       }
       return back(profileMessages.goalSaved);
     }
     case "pair":
-    case "unpair": {
-      const careSiteId = found.careSite?.id;
-      if (!careSiteId) forbidden();
-      if (!mayPairAt(viewer, careSiteId)) forbidden();
-      const input = { actor: viewer, patientId: found.patientId, careSiteId, ip: where.ip };
-      if (form.get("intent") === "unpair") {
-        const result = await unpairDevice(input);
-        if (result.status === "forbidden") forbidden();
-        return toProfile(request, found, null, pairingMessages.unpaired);
-      }
-      const serial = String(form.get("serial") ?? "").trim();
-      const refuse = (error: string) => invalid({ form: "pair", value: serial, error });
-      if (!serial) return refuse(pairingMessages.serialRequired);
-      const confirm = form.get("confirm");
-      const result = await pairDevice({
-        ...input,
-        serial,
-        confirm: typeof confirm === "string" ? confirm : null,
-      });
-      switch (result.status) {
-        case "forbidden":
-          return forbidden();
-        case "noDevice":
-          return refuse(pairingMessages.noDevice);
-        case "patientPairedElsewhere":
-          return refuse(pairingMessages.pairedElsewhere);
-        case "confirmMove": {
-          // Nothing moved yet: the page asks, and Move device posts again with `confirm`.
-          const { serial: canonical, pairingId, from } = result;
-          const fromName = `${from.firstName} ${from.lastName}`;
-          return data<ProfileActionData>({
-            form: "pairMove",
-            serial: canonical,
-            pairingId,
-            fromName,
-          });
-        }
-        default: {
-          const message =
-            result.status === "moved" ? pairingMessages.moved : pairingMessages.paired;
-          return toProfile(request, found, result.pairingId, message);
-        }
-      }
-    }
-    default:
-      badRequest();
+    case "unpair":
+      return pairing(request, found, viewer, form, intent);
   }
 }
 
-/** The pairing a new goal belongs to: the patient's current one (none: no goal can be set). */
-async function currentPairingId(found: FoundProfile) {
-  return (await getCurrentDevice(found.patientId))?.pairingId ?? null;
+/** Pair device, Move device (pair with `confirm`) and Unpair device, for the care site's staff. */
+async function pairing(
+  request: Request,
+  found: FoundProfile,
+  viewer: Actor,
+  form: FormData,
+  intent: "pair" | "unpair",
+) {
+  const careSiteId = found.careSite?.id;
+  if (!careSiteId) forbidden();
+  if (!mayPairAt(viewer, careSiteId)) forbidden();
+  const input = { actor: viewer, patientId: found.patientId, careSiteId, ip: clientIp(request) };
+  if (intent === "unpair") {
+    const result = await unpairDevice(input);
+    if (result.status === "forbidden") forbidden();
+    return toProfile(request, found, null, pairingMessages.unpaired);
+  }
+  const pair = await parseForm(form, pairFormSchema);
+  if (!pair.ok) return pair.reply;
+  const { serial, confirm } = pair.data;
+  const refuse = (message: string) => formReply({ serial: message }, { intent, serial });
+  const result = await pairDevice({ ...input, serial, confirm });
+  switch (result.status) {
+    case "forbidden":
+      return forbidden();
+    case "noDevice":
+      return refuse(pairingMessages.noDevice);
+    case "patientPairedElsewhere":
+      return refuse(pairingMessages.pairedElsewhere);
+    case "confirmMove": {
+      // Nothing moved yet: the page asks, and Move device posts again with `confirm`.
+      const { serial: canonical, pairingId, from } = result;
+      const fromName = `${from.firstName} ${from.lastName}`;
+      return data<ProfileActionData>({ form: "pairMove", serial: canonical, pairingId, fromName });
+    }
+    default: {
+      const message = result.status === "moved" ? pairingMessages.moved : pairingMessages.paired;
+      return toProfile(request, found, result.pairingId, message);
+    }
+  }
 }
 
 /** After pairing or unpairing: the profile under its new pair_id. */

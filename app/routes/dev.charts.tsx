@@ -5,16 +5,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { env } from "~/lib/env.server";
 import { notFound } from "~/lib/http.server";
-import {
-  adherenceCalendarSvg,
-  adherenceGaugeSvg,
-  cycleChartSvg,
-  cycleTrendChartsSvg,
-  hmrChartSvg,
-  scoreHistorySvg,
-  therapyDashboardChartSvg,
-  trendChartsSvg,
-} from "~/ui/charts/svg.server";
+// Every chart the server draws, by name: this page shows them all.
+import * as charts from "~/ui/charts/svg.server";
 import type { GraphPage } from "~/domain/deviceLogs/graph";
 import type { RouteHandle } from "~/root";
 
@@ -89,7 +81,7 @@ const EMPTY_GRAPH_PAGE: GraphPage = {
 export async function loader(_: LoaderFunctionArgs) {
   if (env.isProduction) notFound();
 
-  const cycle = cycleChartSvg({
+  const cycle = charts.cycleChartSvg({
     mode: "Auto",
     prescribedCycles: 6,
     cyclesDelivered: 4,
@@ -103,7 +95,7 @@ export async function loader(_: LoaderFunctionArgs) {
       oscillation: true,
     })),
   });
-  const calendar = adherenceCalendarSvg(
+  const calendar = charts.adherenceCalendarSvg(
     [0, 1, 2, 3, 4, 5, 6].map((i) => ({
       day: dayAt(i),
       isGoalDay: i !== 5,
@@ -116,27 +108,36 @@ export async function loader(_: LoaderFunctionArgs) {
   return {
     sections: [
       { heading: "Therapy cycle chart", note: cycle.caption, svgs: [cycle.svg] },
-      { heading: "Therapy cycle chart without data", note: "", svgs: [cycleChartSvg(null).svg] },
+      {
+        heading: "Therapy cycle chart without data",
+        note: "",
+        svgs: [charts.cycleChartSvg(null).svg],
+      },
       {
         heading: "Adherence score",
         note: "Gauge at 85 %, 120 % (capped), no score; the 7-day calendar.",
-        svgs: [adherenceGaugeSvg(0.853), adherenceGaugeSvg(1.2), adherenceGaugeSvg(null), calendar],
+        svgs: [
+          charts.adherenceGaugeSvg(0.853),
+          charts.adherenceGaugeSvg(1.2),
+          charts.adherenceGaugeSvg(null),
+          calendar,
+        ],
       },
       {
         heading: "Therapy Trends, 30 days",
         note: "Two days in nine without therapy (gaps).",
-        svgs: Object.values(trendChartsSvg(trendDays)),
+        svgs: Object.values(charts.trendChartsSvg(trendDays)),
       },
       {
         heading: "Therapy Trends, 365 days",
         note: "",
-        svgs: [trendChartsSvg(sampleTrendDays(365)).peakFlow],
+        svgs: [charts.trendChartsSvg(sampleTrendDays(365)).peakFlow],
       },
       {
         heading: "Cycles of one day",
         note: "",
         svgs: Object.values(
-          cycleTrendChartsSvg(
+          charts.cycleTrendChartsSvg(
             ["08:02", "08:02", "08:03", "19:40", "19:41"].map((time, i) => ({
               time,
               peakFlow: 230 + i * 6,
@@ -150,31 +151,37 @@ export async function loader(_: LoaderFunctionArgs) {
         heading: "HMR",
         note: "",
         svgs: [
-          hmrChartSvg(trendDays.map((d, i) => ({ day: d.day, maxHmr: i < 3 ? null : 120 + i }))),
+          charts.hmrChartSvg(
+            trendDays.map((d, i) => ({ day: d.day, maxHmr: i < 3 ? null : 120 + i })),
+          ),
         ],
       },
       {
         heading: "Adherence Score History",
         note: "",
         svgs: [
-          scoreHistorySvg(
+          charts.scoreHistorySvg(
             trendDays.map((d, i) => ({ day: d.day, score: i % 10 === 9 ? null : (i % 7) / 6 })),
           ),
         ],
       },
-      { heading: "No data", note: "", svgs: [hmrChartSvg([]), adherenceCalendarSvg([])] },
+      {
+        heading: "No data",
+        note: "",
+        svgs: [charts.hmrChartSvg([]), charts.adherenceCalendarSvg([])],
+      },
       {
         heading: "Therapy dashboard graph",
         note:
           "A full 300-point page (1 of 3), oscillation on and off, gaps in every measurement; " +
           "8 points with two annotations; an empty page. Hover a point for its tooltip.",
         svgs: [
-          therapyDashboardChartSvg(sampleGraphPage(1, 300, 750)),
-          therapyDashboardChartSvg(sampleGraphPage(1, 8, 8), [
+          charts.therapyDashboardChartSvg(sampleGraphPage(1, 300, 750)),
+          charts.therapyDashboardChartSvg(sampleGraphPage(1, 8, 8), [
             { x: 3, y: 40, text: "Weak cough" },
             { x: 7, y: -40, text: "Patient tired, paused therapy" },
           ]),
-          therapyDashboardChartSvg(EMPTY_GRAPH_PAGE),
+          charts.therapyDashboardChartSvg(EMPTY_GRAPH_PAGE),
         ],
       },
     ],

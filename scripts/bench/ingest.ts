@@ -306,8 +306,8 @@ async function runBreakdown(dataDir: string, siteId: string): Promise<Breakdown>
   process.env.NODE_ENV = "production";
   process.env.LOG_REQUESTS = "0";
   const { configureDatabase, disconnectDatabase, prisma } = await import("../../app/lib/db.server");
-  const { ingestTransmission, closeIngestDatabase } =
-    await import("../../app/domain/devices/ingest.server");
+  const { ingestTransmission } = await import("../../app/domain/devices/ingest.server");
+  const { closeIngestDatabase } = await import("../../app/domain/devices/ingestDb.server");
   const { processAdherenceQueue } = await import("../../app/domain/adherence/adherence.server");
   const { parseTransmission } = await import("../../app/domain/devices/schema");
   await configureDatabase();

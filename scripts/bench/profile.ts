@@ -177,7 +177,7 @@ type Part = { label: string; median: number };
 type Breakdown = { label: string; parts: Part[]; plan: string; reading: string };
 const target = (r: Case) => TARGET_MS[r.kind];
 
-/** The SQL trendDays() runs (domain/patients/profile.server.ts): the cycles summed per therapy. */
+/** The SQL trendDays() runs (domain/patients/sql.server.ts trendRows): the cycles summed per therapy. */
 const TREND_SQL = `SELECT t.startedAt AS startedAt,
     SUM(c.peakFlow) AS peakFlowSum, COUNT(c.peakFlow) AS peakFlowN,
     SUM(c.expVolume) AS expVolumeSum, COUNT(c.expVolume) AS expVolumeN,
@@ -203,7 +203,10 @@ async function main() {
     process.env.NODE_ENV = "production";
     const db = await import("../../app/lib/db.server");
     const { rebuildAll } = await import("../../app/domain/adherence/adherence.server");
-    const model = await import("../../app/domain/patients/profile.server");
+    const model = {
+      ...(await import("../../app/domain/patients/profile.server")),
+      ...(await import("../../app/domain/patients/profileQueries.server")),
+    };
     const view = await import("../../app/domain/patients/profileView.server");
     const { buildPatientReportPdf } = await import("../../app/domain/reports/patientReport");
     const svg = await import("../../app/ui/charts/svg.server");

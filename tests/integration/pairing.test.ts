@@ -33,6 +33,12 @@ const open = (browser: Browser, path: string) => browser.run(loader, browser.get
 const submit = (browser: Browser, path: string, fields: Record<string, string>) =>
   browser.run(action, browser.post(path, fields));
 
+/** The 400 of a refused Pair device: the serial's message and the serial to show again. */
+const refusal = (serial: string, error: string) => ({
+  fieldErrors: { serial: error },
+  repopulateFields: { intent: "pair", serial },
+});
+
 async function view(browser: Browser, path: string) {
   const result = await open(browser, path);
   expect(statusOf(result)).toBe(200);
@@ -104,7 +110,9 @@ describe("pairing on the patient profile", () => {
     ]) {
       const result = await submit(browser, href, { intent: "pair", serial });
       expect(statusOf(result)).toBe(400);
-      expect(await bodyOf(result)).toEqual({ form: "pair", value: serial.trim(), error: message });
+      // A serial that fails the form's rule comes back as typed; one looked up, trimmed.
+      const value = message === pairingMessages.serialRequired ? serial : serial.trim();
+      expect(await bodyOf(result)).toEqual(refusal(value, message));
     }
     expect(await prisma.pairing.count()).toBe(before);
   });
@@ -306,7 +314,7 @@ describe("pairing across care sites (issue 18)", () => {
     return { site, patient, pairing };
   }
 
-  const withoutValue = (body: Record<string, unknown>) => ({ ...body, value: "" });
+  const withoutValue = (body: Record<string, unknown>) => ({ ...body, repopulateFields: {} });
 
   it("staff of A pairing a serial paired at B get the unknown-serial answer; B's pairing stays open", async () => {
     const { site, patient, href } = await world();
@@ -320,11 +328,7 @@ describe("pairing across care sites (issue 18)", () => {
         const result = await submit(browser, href, { intent: "pair", serial });
         expect(statusOf(result)).toBe(statusOf(mine));
         expect(statusOf(result)).toBe(400);
-        expect(await bodyOf(result)).toEqual({
-          form: "pair",
-          value: serial.trim(),
-          error: pairingMessages.noDevice,
-        });
+        expect(await bodyOf(result)).toEqual(refusal(serial.trim(), pairingMessages.noDevice));
         expect(withoutValue(await bodyOf(result))).toEqual(withoutValue(await bodyOf(mine)));
         // With confirm set (a forged second step) it is still refused.
         const forged = await submit(browser, href, {
@@ -359,11 +363,7 @@ describe("pairing across care sites (issue 18)", () => {
       serial: d.serial,
     });
     expect(statusOf(result)).toBe(400);
-    expect(await bodyOf(result)).toEqual({
-      form: "pair",
-      value: d.serial,
-      error: pairingMessages.noDevice,
-    });
+    expect(await bodyOf(result)).toEqual(refusal(d.serial, pairingMessages.noDevice));
     expect(await openPairings({ deviceId: d.id })).toEqual([b.pairing]);
   });
 
@@ -380,11 +380,7 @@ describe("pairing across care sites (issue 18)", () => {
     });
     const refused = await submit(browser, href, { intent: "pair", serial: foreign.serial });
     expect(statusOf(refused)).toBe(400);
-    expect(await bodyOf(refused)).toEqual({
-      form: "pair",
-      value: foreign.serial,
-      error: pairingMessages.noDevice,
-    });
+    expect(await bodyOf(refused)).toEqual(refusal(foreign.serial, pairingMessages.noDevice));
     expect((await openPairings({ deviceId: foreign.id })).map((p) => p.id)).toEqual([
       foreignPairing.id,
     ]);
@@ -506,11 +502,7 @@ describe("pairing across care sites (issue 18)", () => {
     const other = await device();
     const replaced = await submit(browser, href, { intent: "pair", serial: other.serial });
     expect(statusOf(replaced)).toBe(400);
-    expect(await bodyOf(replaced)).toEqual({
-      form: "pair",
-      value: other.serial,
-      error: pairingMessages.pairedElsewhere,
-    });
+    expect(await bodyOf(replaced)).toEqual(refusal(other.serial, pairingMessages.pairedElsewhere));
     expect(await openPairings({ patientId: patient.id })).toEqual([pairing]);
 
     // B's staff see it as theirs.

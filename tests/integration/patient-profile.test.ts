@@ -14,7 +14,8 @@ import { action, loader } from "~/routes/app.PatientProfile";
 import { loader as csvLoader } from "~/routes/app.PatientProfile.csv";
 import { loader as pdfLoader } from "~/routes/app.PatientProfile.pdf";
 import { parseTransmission } from "~/domain/devices/schema";
-import { profileMessages } from "~/domain/patients/schema";
+import { goalDraftOf, profileMessages } from "~/domain/patients/schema";
+import type { FormReplyData } from "~/lib/form.server";
 import { createCareSite, createUser, uid } from "../support/factories";
 import { pdfText } from "../support/pdfText";
 import { bodyOf, Browser, locationOf, statusOf } from "../support/requests";
@@ -217,7 +218,10 @@ describe("Patient Id", () => {
     ]) {
       const result = await submit(browser, href, { intent: "patientTag", patientTag: value });
       expect(statusOf(result)).toBe(400);
-      expect(await bodyOf(result)).toEqual({ form: "patientTag", value, error });
+      expect(await bodyOf(result)).toEqual({
+        fieldErrors: { patientTag: error },
+        repopulateFields: { intent: "patientTag", patientTag: value },
+      });
     }
     expect(await prisma.patientProfile.findUnique({ where: { userId: patient.id } })).toBeNull();
 
@@ -278,7 +282,10 @@ describe("notes", () => {
 
     const empty = await submit(browser, href, { intent: "note", note: "  " });
     expect(statusOf(empty)).toBe(400);
-    expect(await bodyOf(empty)).toEqual({ form: "note", value: "  ", error: "Enter a note." });
+    expect(await bodyOf(empty)).toEqual({
+      fieldErrors: { note: "Enter a note." },
+      repopulateFields: { intent: "note", note: "  " },
+    });
     expect(await prisma.patientNote.count({ where: { patientId: patient.id } })).toBe(0);
     expect((await view(browser, href)).note).toBeNull();
 
@@ -325,8 +332,8 @@ describe("therapy goals", () => {
       const result = await submit(browser, href, { intent, count, days: ["wed", "mon", "xyz"] });
       expect(statusOf(result)).toBe(200);
       expect(await bodyOf(result)).toEqual({
-        form: "goal",
-        goal: { days: ["mon", "wed"], count: expected, error: null },
+        fieldErrors: {},
+        repopulateFields: { intent, days: ["mon", "wed"], count: expected },
       });
     }
     expect(await goalsOf(patient.id)).toEqual([]);
@@ -337,8 +344,8 @@ describe("therapy goals", () => {
     const result = await submit(browser, href, { intent: "goal", count: "2", days: ALL_DAYS });
     expect(statusOf(result)).toBe(400);
     expect(await bodyOf(result)).toEqual({
-      form: "goal",
-      goal: { days: ALL_DAYS, count: "2", error: profileMessages.goalNoDevice },
+      fieldErrors: { "": profileMessages.goalNoDevice },
+      repopulateFields: { intent: "goal", count: "2", days: ALL_DAYS },
     });
     expect(await goalsOf(patient.id)).toEqual([]);
   });
@@ -355,10 +362,11 @@ describe("therapy goals", () => {
     ] as const) {
       const result = await submit(browser, paired.href, { intent: "goal", count, days: [...days] });
       expect(statusOf(result)).toBe(400);
-      expect(await bodyOf(result)).toEqual({
-        form: "goal",
-        goal: { days: [...days], count: expected, error },
-      });
+      const body = await bodyOf<FormReplyData>(result);
+      const field = error === profileMessages.goalNoDays ? "days" : "count";
+      expect(body.fieldErrors).toEqual({ [field]: error });
+      // The dialog shows the values again as the rules read them (digits only, known weekdays).
+      expect(goalDraftOf(body.repopulateFields)).toEqual({ days: [...days], count: expected });
     }
     expect(await goalsOf(patient.id)).toEqual([]);
   });

@@ -9,7 +9,7 @@ import { STORAGE_FULL_MESSAGE, StorageFullError } from "~/lib/storage.server";
 import { checkReadiness } from "~/jobs/lifecycle.server";
 import { readMigrations } from "~/lib/migrate.server";
 import { createDevice } from "~/domain/devices/device.server";
-import { deviceForToken } from "~/domain/devices/ingest.server";
+import { deviceForToken } from "~/domain/devices/ingestDb.server";
 import { verifyPassword } from "~/domain/accounts/user.server";
 import { action as security, loader as securityLoader } from "~/routes/app.PasswordAndSecurity";
 import { startDeviceApiServer } from "../support/deviceApiServer";
@@ -29,7 +29,7 @@ afterAll(async () => {
   await api.close();
 });
 
-/** The device API's own connection (domain/devices/ingest.server.ts keeps it on globalThis). */
+/** The device API's own connection (domain/devices/ingestDb.server.ts keeps it on globalThis). */
 function ingestDb(serial: string) {
   deviceForToken(serial); // opens it
   return (globalThis as unknown as { __arcIngestDb: { db: Database.Database } }).__arcIngestDb.db;

@@ -1,6 +1,6 @@
 // The device API's body rules (DEVICE-API.md) and the deviation rule (DESIGN.md §5).
 import { describe, expect, it } from "vitest";
-import { samePrescription, therapyDeviates } from "~/domain/devices/ingest.server";
+import { samePrescription, therapyDeviates } from "~/domain/devices/deviation";
 import {
   deviceApiMessages,
   EARLIEST_DEVICE_TIME,

@@ -4,18 +4,12 @@ import { describe, expect, it } from "vitest";
 import {
   cleanCount,
   formatPhone,
+  goalDraftOf,
   goalProblem,
   patientTagSchema,
   profileMessages,
-  readGoalDraft,
   stepCount,
 } from "~/domain/patients/schema";
-
-const form = (entries: [string, string][]) => {
-  const data = new FormData();
-  for (const [k, v] of entries) data.append(k, v);
-  return data;
-};
 
 describe("Patient Id", () => {
   const message = (value: unknown) => {
@@ -62,15 +56,9 @@ describe("therapies per day", () => {
     expect(goalProblem({ days: [], count: "3" })).toBe(profileMessages.goalNoDays);
   });
   it("reads the ticked weekdays in week order and ignores anything else", () => {
-    const draft = readGoalDraft(
-      form([
-        ["days", "sun"],
-        ["days", "mon"],
-        ["days", "holiday"],
-        ["count", "3x"],
-      ]),
-    );
+    const draft = goalDraftOf({ days: ["sun", "mon", "holiday"], count: "3x" });
     expect(draft).toEqual({ days: ["mon", "sun"], count: "3" });
+    expect(goalDraftOf({ days: "wed" })).toEqual({ days: ["wed"], count: "" });
   });
 });
 

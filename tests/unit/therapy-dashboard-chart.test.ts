@@ -12,7 +12,7 @@ import {
 import { therapyDashboardChartSvg } from "~/ui/charts/svg.server";
 import type { GraphPage, MergedData } from "~/domain/deviceLogs/graph";
 import { complianceSeries } from "~/domain/reports/complianceReport";
-import { CYCLE_CHART_LEGEND as PDF_LEGEND } from "~/domain/reports/pdfCharts";
+import { CYCLE_CHART_LEGEND as PDF_LEGEND } from "~/domain/reports/pdfCycleChart";
 
 type Values = (number | null)[];
 type Flags = (0 | 1 | null)[];

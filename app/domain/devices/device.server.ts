@@ -10,7 +10,8 @@ import {
 } from "~/domain/access.server";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
 import { audit } from "~/domain/audit.server";
-import { deviceForToken } from "~/domain/devices/ingest.server";
+import { deviceForToken } from "~/domain/devices/ingestDb.server";
+import { devicesBySerialIgnoringCase } from "~/domain/devices/sql.server";
 import { SERIAL_PATTERN } from "~/domain/devices/schema";
 
 export const DEVICE_TYPES = ["cough", "clear"] as const;
@@ -79,8 +80,7 @@ export type CreateDeviceResult =
   | { ok: false; error: "duplicate"; existingSerial: string };
 
 async function findBySerialIgnoringCase(serial: string) {
-  const rows = await prisma.$queryRaw<{ id: string; serial: string }[]>`
-    SELECT "id", "serial" FROM "Device" WHERE "serial" = ${serial} COLLATE NOCASE LIMIT 2`;
+  const rows = await devicesBySerialIgnoringCase(serial);
   return rows.find((r) => r.serial === serial) ?? (rows.length === 1 ? rows[0] : null);
 }
 

@@ -1,31 +1,33 @@
 // The common path of every device API request (DEVICE-API.md): authenticate, read the body with
-// its size limit, validate, then hand the data over; each failure has its documented answer.
+// its size limit, validate, then hand the data over; each failure has its documented answer. The
+// route gives the request as plain values (lib/jsonBody.server.ts jsonRequest); the body is read
+// only once the device is known, so an unauthenticated sender costs no body read.
 import { authenticateDevice, type AuthenticatedDevice } from "~/domain/devices/device.server";
-import { IngestBusyError } from "~/domain/devices/ingest.server";
-import type { ProblemError } from "../../lib/jsonBody.server";
-import { StorageFullError, STORAGE_FULL_RETRY_AFTER_S } from "../../lib/storage.server";
+import { IngestBusyError } from "~/domain/devices/ingestDb.server";
 import {
   accepted,
   jsonBodyProblem,
   methodNotAllowed,
   problem,
-  readJsonBody,
   unauthorized,
   validationProblem,
-} from "../../lib/jsonBody.server";
+  type JsonRequest,
+  type ProblemError,
+} from "~/lib/jsonBody.server";
+import { StorageFullError, STORAGE_FULL_RETRY_AFTER_S } from "~/lib/storage.server";
 
 type Parsed<T> = { ok: true; data: T } | { ok: false; errors: ProblemError[] };
 
 export async function handleDeviceRequest<T>(
-  request: Request,
   serial: string | undefined,
+  request: JsonRequest,
   parse: (body: unknown) => Parsed<T>,
   handle: (device: AuthenticatedDevice, data: T) => Promise<unknown>,
 ) {
   if (request.method !== "POST") return methodNotAllowed();
-  const device = authenticateDevice(serial, request.headers.get("Authorization"));
+  const device = authenticateDevice(serial, request.authorization);
   if (!device) return unauthorized();
-  const body = await readJsonBody(request);
+  const body = await request.readBody();
   if (!body.ok) return jsonBodyProblem(body.reason);
   const parsed = parse(body.value);
   if (!parsed.ok) return validationProblem(parsed.errors);

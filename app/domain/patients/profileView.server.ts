@@ -18,19 +18,18 @@ import {
 import { addDays, dayRange, scorePercent } from "~/domain/adherence/score";
 import type { PatientReportData } from "~/domain/reports/patientReport";
 import { FIRST_THERAPY_DAY, formatPhone } from "~/domain/patients/schema";
+import { profileZone, type FoundProfile } from "./profile.server";
 import {
   adherenceDays,
   getLatestNote,
   getPatient,
   latestTherapyDay,
   listGoals,
-  profileZone,
   therapiesOnDay,
   therapySummary,
   trendCyclesOfDay,
   trendDays,
-  type FoundProfile,
-} from "./profile.server";
+} from "./profileQueries.server";
 
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -62,16 +62,39 @@ export function moveDeviceQuestion(serial: string, from: string, to: string) {
 }
 
 export const patientTagSchema = z
-  .string({ invalid_type_error: profileMessages.patientTagRequired })
+  .string({
+    required_error: profileMessages.patientTagRequired,
+    invalid_type_error: profileMessages.patientTagRequired,
+  })
   .trim()
   .min(1, profileMessages.patientTagRequired)
   .max(PATIENT_TAG_MAX, profileMessages.patientTagTooLong);
 
 export const noteSchema = z
-  .string({ invalid_type_error: profileMessages.noteRequired })
+  .string({
+    required_error: profileMessages.noteRequired,
+    invalid_type_error: profileMessages.noteRequired,
+  })
   .trim()
   .min(1, profileMessages.noteRequired)
   .max(NOTE_MAX, profileMessages.noteTooLong);
+
+/** The profile page's buttons (`name="intent"`); any other intent is a 400. */
+export const PROFILE_INTENTS = [
+  "patientTag",
+  "activate",
+  "deactivate",
+  "note",
+  "goal-minus",
+  "goal-plus",
+  "goal",
+  "pair",
+  "unpair",
+] as const;
+export const profileIntentSchema = z.object({ intent: z.enum(PROFILE_INTENTS) });
+
+export const patientTagFormSchema = z.object({ patientTag: patientTagSchema });
+export const noteFormSchema = z.object({ note: noteSchema });
 
 /**
  * The per-day count as typed: digits only (a non-digit is ignored, spec 3 §5), at most 3 of them;
@@ -79,6 +102,12 @@ export const noteSchema = z
  */
 export function cleanCount(raw: unknown) {
   return (typeof raw === "string" ? raw : "").replace(/\D/g, "").slice(0, 3);
+}
+
+/** The ticked weekdays in week order (a form sends one value as a string, several as a list). */
+export function tickedDays(raw: unknown): GoalWeekday[] {
+  const ticked = new Set((Array.isArray(raw) ? raw : [raw]).map(String));
+  return GOAL_WEEKDAYS.filter((d) => ticked.has(d));
 }
 
 /** The minus and plus buttons: never below 0, never above 24 (an empty box counts as 0). */
@@ -89,13 +118,9 @@ export function stepCount(count: string, step: -1 | 1) {
 
 export type GoalDraft = { days: GoalWeekday[]; count: string };
 
-/** The goal form's fields: the ticked weekdays (others ignored) and the cleaned count. */
-export function readGoalDraft(form: FormData): GoalDraft {
-  const ticked = new Set(form.getAll("days").map(String));
-  return {
-    days: GOAL_WEEKDAYS.filter((d) => ticked.has(d)),
-    count: cleanCount(form.get("count")),
-  };
+/** The goal form's fields as the dialog shows them again: the ticked weekdays and the cleaned count. */
+export function goalDraftOf(values: Record<string, unknown>): GoalDraft {
+  return { days: tickedDays(values.days), count: cleanCount(values.count) };
 }
 
 /** What Submit would refuse (the same rules disable it on the page), or null. */
@@ -106,6 +131,39 @@ export function goalProblem(draft: GoalDraft): string | null {
   if (draft.days.length === 0) return profileMessages.goalNoDays;
   return null;
 }
+
+/** The goal dialog's fields as typed: never refused (the minus and plus buttons step them). */
+export const goalDraftSchema = z.object({
+  days: z.unknown().transform(tickedDays),
+  count: z.unknown().transform(cleanCount),
+});
+
+function goalSchemaOf(paired: boolean) {
+  return goalDraftSchema.superRefine((draft, ctx) => {
+    const message = paired ? goalProblem(draft) : profileMessages.goalNoDevice;
+    if (!message) return;
+    const field = !paired ? "" : message === profileMessages.goalNoDays ? "days" : "count";
+    ctx.addIssue({ code: "custom", path: field ? [field] : [], message });
+  });
+}
+
+/**
+ * Submit of the goal dialog: the draft, refused by goalProblem's first failing rule; a patient
+ * without a paired device can have no goal, whatever the draft (a form-wide message).
+ */
+export const goalFormSchema = { paired: goalSchemaOf(true), unpaired: goalSchemaOf(false) };
+
+/** Pair device: the serial as typed; `confirm` is the pairing to end (sent by Move device). */
+export const pairFormSchema = z.object({
+  serial: z
+    .string({
+      required_error: pairingMessages.serialRequired,
+      invalid_type_error: pairingMessages.serialRequired,
+    })
+    .trim()
+    .min(1, pairingMessages.serialRequired),
+  confirm: z.unknown().transform((v) => (typeof v === "string" ? v : null)),
+});
 
 /**
  * Phone display (spec 3 §5): a North American number as (xxx) xxx-xxxx, with +1 before it when

@@ -9,20 +9,12 @@ import type { ChartAnnotation } from "~/domain/deviceLogs/chart";
 import type { MeasurementSeries, MergedData, SetPressureSeries } from "~/domain/deviceLogs/graph";
 import { formatSummaryValue, type LogSummary } from "~/domain/deviceLogs/summary";
 import {
-  contentWidth,
   cycleChart,
-  FONT,
-  FONT_BOLD,
-  heading,
-  pageFooters,
-  paragraph,
-  table,
   type CycleChartSeries,
   type MeasurementPoint,
   type SetPressurePoint,
-  MARGIN,
-  openReport,
-} from "./pdfCharts";
+} from "./pdfCycleChart";
+import * as layout from "./pdfLayout";
 
 export type ComplianceGraph = {
   /** e.g. "Therapies 01-Nov-2026 to 07-Nov-2026 (Selected Therapies)" */
@@ -124,21 +116,21 @@ export function complianceSummaryRows(s: ComplianceSummary): string[][] {
 export async function buildComplianceReportPdf(data: ComplianceReportData): Promise<Buffer> {
   if (data.graphs.length === 0)
     throw new RangeError("A compliance report needs at least one graph");
-  const { doc, finished } = openReport(COMPLIANCE_REPORT_TITLE, {
+  const { doc, finished } = layout.openReport(COMPLIANCE_REPORT_TITLE, {
     Title: `${COMPLIANCE_REPORT_TITLE}: ${data.serial}`,
     Creator: data.productName,
     CreationDate: data.generatedAt,
   });
-  paragraph(doc, `${data.productName} Cough device serial: ${data.serial}`, { bold: true });
-  paragraph(
+  layout.paragraph(doc, `${data.productName} Cough device serial: ${data.serial}`, { bold: true });
+  layout.paragraph(
     doc,
     `Report window: ${formatDay(data.window.from, "dd-MMM-yyyy")} to ${formatDay(data.window.to, "dd-MMM-yyyy")}`,
   );
 
-  heading(doc, "Therapy Summary");
-  const width = contentWidth(doc);
+  layout.heading(doc, "Therapy Summary");
+  const width = layout.contentWidth(doc);
   // Sized for the longest labels at 9 pt and the "Therapy Period" value.
-  table(
+  layout.table(
     doc,
     [
       { header: "", width: 145 },
@@ -152,14 +144,14 @@ export async function buildComplianceReportPdf(data: ComplianceReportData): Prom
 
   // Every graph gets the height left on page 1, so the pages look alike.
   const top = doc.y + 6;
-  const height = doc.page.height - MARGIN.bottom - top - CAPTION_SPACE;
+  const height = doc.page.height - layout.MARGIN.bottom - top - CAPTION_SPACE;
   data.graphs.forEach((graph, i) => {
-    const y = i === 0 ? top : MARGIN.top;
+    const y = i === 0 ? top : layout.MARGIN.top;
     if (i > 0) doc.addPage();
-    const box = { x: MARGIN.left, y, width, height };
+    const box = { x: layout.MARGIN.left, y, width, height };
     cycleChart(doc, box, graph.series, graph.annotations);
-    doc.font(FONT).fontSize(9).fillColor("#212529");
-    doc.text(graph.caption, MARGIN.left, y + height + 8, {
+    doc.font(layout.FONT).fontSize(9).fillColor("#212529");
+    doc.text(graph.caption, layout.MARGIN.left, y + height + 8, {
       width,
       align: "center",
       height: CAPTION_SPACE - 8,
@@ -167,7 +159,7 @@ export async function buildComplianceReportPdf(data: ComplianceReportData): Prom
     });
   });
 
-  pageFooters(
+  layout.pageFooters(
     doc,
     `Confidential Report Generated on ${format(new TZDate(data.generatedAt, data.timeZone), "dd-MMM-yyyy")}`,
   );

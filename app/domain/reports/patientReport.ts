@@ -4,21 +4,20 @@
 import { TZDate, tzName } from "@date-fns/tz";
 import { format } from "date-fns";
 import { formatDay } from "~/lib/time";
+import { goalBarChart, lineChart } from "./pdfCharts";
 import {
   contentWidth,
   FONT,
   FONT_BOLD,
-  goalBarChart,
   heading,
-  lineChart,
-  paragraph,
+  MARGIN,
+  openReport,
   pageFooters,
+  paragraph,
   table,
   type Box,
   type Column,
-  MARGIN,
-  openReport,
-} from "./pdfCharts";
+} from "./pdfLayout";
 
 export type ReportDay = {
   day: string; // YYYY-MM-DD (care site calendar day)

@@ -1,0 +1,217 @@
+// The device API's own connection (docs/device-api.md "Storage"): the one place outside Prisma
+// that reaches the database, for the ingest hot path (ingest.server.ts) and the device API's token
+// check. Prisma's raw calls cost ~60 µs each, so a 500-therapy transmission with its cycles would
+// take 3,000 of them; these prepared statements take a fraction of that.
+//
+// Writes run in synchronous BEGIN IMMEDIATE transactions (runWrite): a transaction runs start to
+// finish without yielding, so nothing else of this process can interleave with it; another
+// connection holding the write lock (a Prisma interactive transaction, a script) makes it wait
+// asynchronously and try again. A 202 promises the data is kept: the connection runs
+// `synchronous = FULL` (the commit is on disk before the answer), and requests that arrive
+// together share one commit (group commit), so the fsync is paid once per batch.
+import Database from "better-sqlite3";
+import { env } from "~/lib/env.server";
+import {
+  isStorageFull,
+  noteStorageFull,
+  noteWriteCommitted,
+  StorageFullError,
+} from "~/lib/storage.server";
+import type { PrescriptionRow } from "~/domain/devices/deviation";
+
+type Statements = ReturnType<typeof prepare>;
+/** The connection and its prepared statements, as a write (runWrite) receives them. */
+export type IngestDb = { db: Database.Database; s: Statements };
+
+const globalForIngest = globalThis as unknown as { __arcIngestDb?: IngestDb };
+
+function prepare(db: Database.Database) {
+  return {
+    openPairing: db.prepare<[string], { id: string; patientId: string }>(
+      `SELECT "id", "patientId" FROM "Pairing" WHERE "deviceId" = ? AND "unpairedAt" IS NULL
+       ORDER BY "pairedAt" DESC LIMIT 1`,
+    ),
+    latestPrescription: db.prepare<[string], PrescriptionRow>(
+      `SELECT "id", "mode", "cycles", "pauseP", "pauseT", "inspP", "inspT", "expP", "expT",
+              "oscillation"
+       FROM "Prescription" WHERE "deviceId" = ? ORDER BY "firstSeenAt" DESC, rowid DESC LIMIT 1`,
+    ),
+    existingTherapy: db.prepare<[string, string], { transmissionId: string; receivedAt: number }>(
+      `SELECT t."transmissionId", x."receivedAt" FROM "Therapy" t
+       JOIN "Transmission" x ON x."id" = t."transmissionId"
+       WHERE t."deviceId" = ? AND t."eventId" = ?`,
+    ),
+    insertPrescription: db.prepare(
+      `INSERT INTO "Prescription" ("id", "deviceId", "mode", "cycles", "pauseP", "pauseT", "inspP",
+         "inspT", "expP", "expT", "oscillation", "firstSeenAt", "isAdjustment")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertTransmission: db.prepare(
+      `INSERT INTO "Transmission" ("id", "deviceId", "pairingId", "patientId", "prescriptionId",
+         "sentAt", "receivedAt", "hmr", "therapiesAccepted", "therapiesDuplicate",
+         "deviatingTherapies", "therapyAdjustment")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertTherapy: db.prepare(
+      `INSERT INTO "Therapy" ("id", "deviceId", "eventId", "transmissionId", "prescriptionId",
+         "pairingId", "patientId", "startedAt", "mode", "prescribedCycles", "cyclesDelivered",
+         "completed", "deviates", "pauseP", "pauseT", "inspP", "inspT", "expP", "expT",
+         "oscillation")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertCycle: db.prepare(
+      `INSERT INTO "Cycle" ("id", "therapyId", "n", "peakInspP", "expVolume", "peakFlow", "spo2",
+         "oscillation")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    deviceBySerial: db.prepare<
+      [string],
+      { id: string; serial: string; type: string; tokenHash: string }
+    >(`SELECT "id", "serial", "type", "tokenHash" FROM "Device" WHERE "serial" = ?`),
+    touchDevice: db.prepare(`UPDATE "Device" SET "lastSeenAt" = ? WHERE "id" = ?`),
+    queueAdherence: db.prepare(
+      `INSERT INTO "AdherenceQueue" ("patientId", "fromAt") VALUES (?, ?)
+       ON CONFLICT ("patientId") DO UPDATE
+       SET "fromAt" = min("fromAt", excluded."fromAt"), "seq" = "seq" + 1`,
+    ),
+    insertStat: db.prepare(
+      `INSERT INTO "DeviceStat" ("deviceId", "serial", "deviceType", "core", "memoryUsage",
+         "cpuUsage", "temperature", "test", "createdAt", "receivedAt", "therapyStartTime",
+         "therapyEndTime", "profile", "testType", "usr", "sys", "nic", "idle", "io", "irq", "sirq",
+         "mode", "oscillation", "frequency", "amplitude", "cycle", "flow", "pausePressure",
+         "inspPressure", "expPressure", "duration", "testDec")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+               ?, ?, ?, ?)`,
+    ),
+  };
+}
+
+function connection(): IngestDb {
+  const cached = globalForIngest.__arcIngestDb;
+  if (cached?.db.open && cached.db.name === env.databaseFile) return cached;
+  // timeout 0: never sleep inside SQLite's busy handler, which would block the event loop while
+  // the connection that holds the lock (possibly a Prisma transaction of this very process)
+  // waits for it; runWrite retries asynchronously instead.
+  const db = new Database(env.databaseFile, { timeout: 0 });
+  db.pragma("foreign_keys = ON");
+  // FULL: a commit is fsynced before the 202 that acknowledges it (NORMAL, in WAL mode, could
+  // lose the last commits on a power loss). Group commit keeps the cost to one fsync per batch.
+  db.pragma("synchronous = FULL");
+  const opened = { db, s: prepare(db) };
+  globalForIngest.__arcIngestDb = opened;
+  return opened;
+}
+
+/** A device and its token hash by serial, for the device API's authentication (device.server.ts). */
+export function deviceForToken(serial: string) {
+  return connection().s.deviceBySerial.get(serial) ?? null;
+}
+
+/** Closes the ingest connection (server shutdown, tests). The next ingest opens it again. */
+export function closeIngestDatabase() {
+  const cached = globalForIngest.__arcIngestDb;
+  delete globalForIngest.__arcIngestDb;
+  if (cached?.db.open) cached.db.close();
+}
+
+/** The write lock stayed taken for this long: the request fails with 503 (and can be resent). */
+export class IngestBusyError extends Error {
+  constructor() {
+    super("The database stayed busy; try again.");
+    this.name = "IngestBusyError";
+  }
+}
+
+const BUSY_DEADLINE_MS = 10_000;
+
+function isBusy(error: unknown) {
+  const code = (error as { code?: string }).code;
+  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code === "SQLITE_LOCKED");
+}
+
+type Pending = {
+  work: (c: IngestDb) => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+};
+
+/** Work waiting for the next group commit; `flushing` while a batch is being written. */
+const queue: Pending[] = [];
+let flushing = false;
+
+/** A SQLite error as the caller sees it: "disk is full" becomes a StorageFullError (503). */
+function asIngestError(error: unknown) {
+  if (!isStorageFull(error)) return error;
+  noteStorageFull(error);
+  return error instanceof StorageFullError ? error : new StorageFullError(error);
+}
+
+/**
+ * Runs `work` in a BEGIN IMMEDIATE transaction and resolves once that transaction is committed
+ * (on disk: synchronous = FULL). Group commit: everything queued until the batch starts (the
+ * requests whose bodies arrived in the same turn of the event loop, and those that arrived while
+ * the previous batch was written or waited for the lock) runs in one transaction, each piece in a
+ * savepoint of its own, so one piece that fails is undone alone and the others commit. A commit
+ * that fails (the disk is full) fails every piece of its batch: nothing of it was stored.
+ */
+export function runWrite<T>(work: (c: IngestDb) => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+    if (!flushing) {
+      flushing = true;
+      setImmediate(flush);
+    }
+  });
+}
+
+async function flush() {
+  const batch = queue.splice(0);
+  try {
+    await writeBatch(batch);
+  } finally {
+    if (queue.length > 0) setImmediate(flush);
+    else flushing = false;
+  }
+}
+
+async function writeBatch(batch: Pending[]) {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    const c = connection();
+    try {
+      if (!c.db.inTransaction) {
+        const outcomes = c.db
+          .transaction(() =>
+            batch.map(({ work }) => {
+              try {
+                // A nested better-sqlite3 transaction is a savepoint.
+                return { ok: true as const, value: c.db.transaction(() => work(c))() };
+              } catch (error) {
+                // SQLite ended the whole transaction (it may, on some errors): the batch fails.
+                if (!c.db.inTransaction) throw error;
+                return { ok: false as const, error };
+              }
+            }),
+          )
+          .immediate();
+        if (outcomes.some((o) => o.ok)) noteWriteCommitted();
+        outcomes.forEach((o, i) =>
+          o.ok ? batch[i].resolve(o.value) : batch[i].reject(asIngestError(o.error)),
+        );
+        return;
+      }
+    } catch (error) {
+      if (!isBusy(error)) {
+        const failure = asIngestError(error);
+        for (const p of batch) p.reject(failure);
+        return;
+      }
+    }
+    if (Date.now() - started > BUSY_DEADLINE_MS) {
+      for (const p of batch) p.reject(new IngestBusyError());
+      return;
+    }
+    const delay = Math.min(2 ** attempt, 50) * (0.5 + Math.random());
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}

@@ -1,0 +1,307 @@
+// What the patient profile shows (spec 3 §2.2–§2.4) and its downloads read, for a patient
+// findProfile let the actor open (profile.server.ts): header, notes, goals, adherence days,
+// therapies, trends, transmissions and the report's therapy summary. Only the trends read through
+// raw SQL (sql.server.ts), where a benchmark showed it pays.
+import { prisma } from "~/lib/db.server";
+import { addDays, dayMapper, dayRange, dayStart } from "~/domain/adherence/score";
+import { TREND_KEYS, trendRows, type TrendKey } from "./sql.server";
+
+export async function getPatient(patientId: string) {
+  const user = await prisma.user.findUniqueOrThrow({
+    where: { id: patientId },
+    select: {
+      id: true,
+      firstName: true,
+      lastName: true,
+      email: true,
+      phone: true,
+      status: true,
+      photoId: true,
+      addressLine1: true,
+      addressLine2: true,
+      city: true,
+      state: true,
+      zip: true,
+      country: true,
+      patientProfile: {
+        select: {
+          patientTag: true,
+          dateOfBirth: true,
+          gender: true,
+          bloodType: true,
+          heightIn: true,
+          weightLb: true,
+          existingCondition1: true,
+          existingCondition2: true,
+          existingCondition3: true,
+          allergy1: true,
+          allergy2: true,
+          allergy3: true,
+        },
+      },
+      pairings: {
+        where: { unpairedAt: null },
+        orderBy: { pairedAt: "desc" },
+        take: 1,
+        select: { id: true, device: { select: { serial: true } } },
+      },
+    },
+  });
+  const { pairings, patientProfile, ...rest } = user;
+  return {
+    ...rest,
+    profile: patientProfile,
+    currentPairing: pairings[0] ? { id: pairings[0].id, serial: pairings[0].device.serial } : null,
+  };
+}
+
+export function getLatestNote(patientId: string) {
+  return prisma.patientNote.findFirst({
+    where: { patientId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: {
+      body: true,
+      createdAt: true,
+      author: { select: { firstName: true, lastName: true } },
+    },
+  });
+}
+
+/** Goal history, newest (Active) first. */
+export async function listGoals(patientId: string) {
+  const goals = await prisma.therapyGoal.findMany({
+    where: { patientId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: {
+      id: true,
+      timesPerDay: true,
+      days: true,
+      createdAt: true,
+      createdBy: { select: { firstName: true, lastName: true } },
+    },
+  });
+  return goals.map((g, i) => ({
+    ...g,
+    days: g.days.split(",").filter(Boolean),
+    active: i === 0,
+    createdBy: g.createdBy ? `${g.createdBy.firstName} ${g.createdBy.lastName}` : null,
+  }));
+}
+
+/** The DailyAdherence rows of fromDay..toDay (days without a row are absent). */
+export function adherenceDays(patientId: string, fromDay: string, toDay: string) {
+  return prisma.dailyAdherence.findMany({
+    where: { patientId, day: { gte: fromDay, lte: toDay } },
+    orderBy: { day: "asc" },
+    select: {
+      day: true,
+      isGoalDay: true,
+      timesPerDay: true,
+      therapies: true,
+      completed: true,
+      dayAdherence: true,
+      score: true,
+      maxHmr: true,
+    },
+  });
+}
+
+/** The day (site zone) of the patient's latest therapy up to `today`, or null without any. */
+export async function latestTherapyDay(patientId: string, zone: string, today: string) {
+  const latest = await prisma.therapy.findFirst({
+    where: { patientId, startedAt: { lt: new Date(dayStart(addDays(today, 1), zone)) } },
+    orderBy: { startedAt: "desc" },
+    select: { startedAt: true },
+  });
+  return latest ? dayMapper(zone)(latest.startedAt.getTime()) : null;
+}
+
+/** The therapies that started on a day (site zone), earliest first, with their cycles. */
+export function therapiesOnDay(patientId: string, zone: string, day: string) {
+  return prisma.therapy.findMany({
+    where: {
+      patientId,
+      startedAt: {
+        gte: new Date(dayStart(day, zone)),
+        lt: new Date(dayStart(addDays(day, 1), zone)),
+      },
+    },
+    orderBy: [{ startedAt: "asc" }, { id: "asc" }],
+    select: {
+      id: true,
+      eventId: true,
+      startedAt: true,
+      mode: true,
+      prescribedCycles: true,
+      cyclesDelivered: true,
+      completed: true,
+      deviates: true,
+      pauseP: true,
+      inspP: true,
+      expP: true,
+      oscillation: true,
+      cycles: {
+        orderBy: { n: "asc" },
+        select: {
+          n: true,
+          peakInspP: true,
+          expVolume: true,
+          peakFlow: true,
+          spo2: true,
+          oscillation: true,
+        },
+      },
+    },
+  });
+}
+
+/** The cycles of the therapies that started in [from, to) (epoch ms), in start order. */
+async function cyclesBetween(patientId: string, from: number, to: number) {
+  const therapies = await prisma.therapy.findMany({
+    where: { patientId, startedAt: { gte: new Date(from), lt: new Date(to) } },
+    orderBy: [{ startedAt: "asc" }, { id: "asc" }],
+    select: {
+      startedAt: true,
+      cycles: {
+        orderBy: { n: "asc" },
+        select: { peakFlow: true, expVolume: true, peakInspP: true },
+      },
+    },
+  });
+  return therapies.flatMap((t) => t.cycles.map((c) => ({ startedAt: t.startedAt, ...c })));
+}
+
+/**
+ * Therapy trends (spec 3 §2.2): per day of fromDay..toDay, the average peak expiratory flow,
+ * expiratory volume and peak inspiratory pressure of that day's cycles (null without any).
+ * SQLite sums the cycles per therapy (a row per therapy, not per cycle: two years are 4,400 rows
+ * instead of 44,000, docs/performance.md "Patient profile"); the days are counted here, in the
+ * care site's zone.
+ */
+export async function trendDays(patientId: string, zone: string, fromDay: string, toDay: string) {
+  const rows = await trendRows(
+    patientId,
+    dayStart(fromDay, zone),
+    dayStart(addDays(toDay, 1), zone),
+  );
+  const dayOf = dayMapper(zone);
+  const sums = new Map<string, Record<TrendKey, [number, number]>>();
+  for (const r of rows) {
+    const day = dayOf(r.startedAt.getTime());
+    let s = sums.get(day);
+    if (!s) sums.set(day, (s = { peakFlow: [0, 0], expVolume: [0, 0], peakInspP: [0, 0] }));
+    for (const k of TREND_KEYS) {
+      s[k][0] += r[`${k}Sum`] ?? 0;
+      s[k][1] += Number(r[`${k}N`]);
+    }
+  }
+  return dayRange(fromDay, toDay).map((day) => {
+    const s = sums.get(day);
+    const avg = (k: TrendKey) => (s && s[k][1] ? s[k][0] / s[k][1] : null);
+    return {
+      day,
+      peakFlow: avg("peakFlow"),
+      expVolume: avg("expVolume"),
+      peakInspP: avg("peakInspP"),
+    };
+  });
+}
+
+/** The drill-down of one trend day: each cycle of that day with its start time (HH:mm, site zone). */
+export async function trendCyclesOfDay(patientId: string, zone: string, day: string) {
+  const rows = await cyclesBetween(patientId, dayStart(day, zone), dayStart(addDays(day, 1), zone));
+  const time = new Intl.DateTimeFormat("en-GB", {
+    timeZone: zone,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
+  return rows.map((r) => ({
+    time: time.format(r.startedAt),
+    peakFlow: r.peakFlow,
+    expVolume: r.expVolume,
+    peakInspP: r.peakInspP,
+  }));
+}
+
+/** The transmissions of a patient sent in fromDay..toDay (site zone), for the CSV download. */
+export async function transmissionsInRange(
+  patientId: string,
+  zone: string,
+  fromDay: string,
+  toDay: string,
+) {
+  const rows = await prisma.transmission.findMany({
+    where: {
+      patientId,
+      sentAt: {
+        gte: new Date(dayStart(fromDay, zone)),
+        lt: new Date(dayStart(addDays(toDay, 1), zone)),
+      },
+    },
+    orderBy: [{ sentAt: "asc" }, { id: "asc" }],
+    select: {
+      receivedAt: true,
+      sentAt: true,
+      hmr: true,
+      therapiesAccepted: true,
+      therapiesDuplicate: true,
+      deviatingTherapies: true,
+      therapyAdjustment: true,
+      device: { select: { serial: true } },
+      therapies: { select: { startedAt: true } },
+    },
+  });
+  return rows.map((r) => {
+    const starts = r.therapies.map((t) => t.startedAt.getTime());
+    return {
+      receivedAt: r.receivedAt,
+      sentAt: r.sentAt,
+      serial: r.device.serial,
+      therapies: r.therapiesAccepted,
+      duplicates: r.therapiesDuplicate,
+      deviatingTherapies: r.deviatingTherapies,
+      therapyAdjustment: r.therapyAdjustment,
+      hmr: r.hmr,
+      firstTherapyAt: starts.length ? new Date(Math.min(...starts)) : null,
+      lastTherapyAt: starts.length ? new Date(Math.max(...starts)) : null,
+    };
+  });
+}
+
+/** Counts for the report's therapy summary over fromDay..toDay (site zone). */
+export async function therapySummary(
+  patientId: string,
+  zone: string,
+  fromDay: string,
+  toDay: string,
+) {
+  const from = dayStart(fromDay, zone);
+  const to = dayStart(addDays(toDay, 1), zone);
+  const where = { patientId, startedAt: { gte: new Date(from), lt: new Date(to) } };
+  // One statement: the therapies grouped by (completed, deviates), at most four groups.
+  const groups = await prisma.therapy.groupBy({
+    by: ["completed", "deviates"],
+    where,
+    _count: { _all: true },
+    _sum: { cyclesDelivered: true },
+  });
+  const count = (keep: (g: (typeof groups)[number]) => boolean) =>
+    groups.filter(keep).reduce((n, g) => n + g._count._all, 0);
+  const therapies = count(() => true);
+  const cycles = groups.reduce((n, g) => n + (g._sum.cyclesDelivered ?? 0), 0);
+  const transmissions = await prisma.transmission.count({
+    where: {
+      patientId,
+      sentAt: { gte: new Date(from), lt: new Date(to) },
+      therapiesAccepted: { gt: 0 },
+    },
+  });
+  return {
+    therapies,
+    completed: count((g) => g.completed),
+    deviating: count((g) => g.deviates),
+    averageCyclesPerTherapy: therapies === 0 ? null : cycles / therapies,
+    transmissions,
+  };
+}
