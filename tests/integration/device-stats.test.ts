@@ -71,6 +71,9 @@ async function opened(ip = `198.51.100.${crypto.randomInt(1, 250)}`) {
   return browser;
 }
 
+/** The password box's refusal (lib/form.server formReply): its message, never the password. */
+type PasswordReply = { fieldErrors: { password: string }; repopulateFields: object };
+
 type Page = {
   gate: unknown;
   stats: {
@@ -243,7 +246,7 @@ describe("the page", () => {
         browser.post("/deviceStats", { intent: "password", password: `wrong-${attempt}` }),
       );
       expect(statusOf(wrong)).toBe(401);
-      expect((await bodyOf<{ error: string }>(wrong)).error).toBe(
+      expect((await bodyOf<PasswordReply>(wrong)).fieldErrors.password).toBe(
         attempt < 5 ? GATE_MESSAGES.wrong : GATE_MESSAGES.locked,
       );
     }
@@ -252,7 +255,7 @@ describe("the page", () => {
       action,
       browser.post("/deviceStats", { intent: "password", password: DEMO_DEVICE_STATS_PASSWORD }),
     );
-    expect((await bodyOf<{ error: string }>(locked)).error).toBe(GATE_MESSAGES.locked);
+    expect((await bodyOf<PasswordReply>(locked)).fieldErrors.password).toBe(GATE_MESSAGES.locked);
     expect(browser.cookie).toBe("");
 
     // Posts other than the password are sent back to the box.

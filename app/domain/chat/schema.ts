@@ -3,16 +3,11 @@
 // with the spec's messages (who is a contact, a message's length) are the server's
 // (chat.server.ts, send.server.ts): these only give the posted values their shape.
 import { z } from "zod";
-
-/** A repeated form key (checkboxes): none, one or several values, always a list. */
-const oneOrMany = z.preprocess(
-  (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
-  z.array(z.string()),
-);
+import { listField } from "~/lib/validation";
 
 export const newDialogSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("direct"), userId: z.string() }),
-  z.object({ intent: z.literal("group"), userId: oneOrMany, name: z.string().default("") }),
+  z.object({ intent: z.literal("group"), userId: listField, name: z.string().default("") }),
 ]);
 
 export const messageSchema = z.object({ text: z.string().default("") });
