@@ -70,8 +70,7 @@ export type DashboardQuery = ReturnType<typeof readDashboardQuery>;
 
 export async function loadDashboardPage(file: LogFileRecord, query: DashboardQuery) {
   const view = await loadTherapyDashboard(file, query);
-  const [preview] =
-    query.dialog === "preview" ? await reportItemGraphs(file, query.item) : [];
+  const [preview] = query.dialog === "preview" ? await reportItemGraphs(file, query.item) : [];
   const thumbnails = query.drawer
     ? (await reportItemGraphs(file)).map((graph) => ({
         id: graph.id,

@@ -77,7 +77,6 @@ export const incomingDir = () => path.join(logRoot(), ".incoming");
 export const storagePathOf = (id: string) => path.posix.join("devicelogs", `${id}.log`);
 export const absolute = (storagePath: string) => path.join(env.dataDir, storagePath);
 
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 export type LogFileRecord = NonNullable<Awaited<ReturnType<typeof findLogFile>>>;

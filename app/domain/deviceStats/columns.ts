@@ -48,7 +48,9 @@ export const DEFAULT_COLUMNS = STAT_COLUMN_KEYS.slice(0, DEFAULT_COLUMN_COUNT);
 
 /** The columns a post chose (unknown names dropped), or the default ones. */
 export function chosenColumns(picked: readonly string[], reset = false): StatColumnKey[] {
-  const known = picked.filter((k): k is StatColumnKey => (STAT_COLUMN_KEYS as string[]).includes(k));
+  const known = picked.filter((k): k is StatColumnKey =>
+    (STAT_COLUMN_KEYS as string[]).includes(k),
+  );
   return reset || known.length === 0 ? DEFAULT_COLUMNS : known;
 }
 

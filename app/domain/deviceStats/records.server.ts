@@ -44,7 +44,6 @@ export async function listDeviceStats(filter: StatsFilter, page: number, size: n
   return { rows, total, totalPages, page: current };
 }
 
-
 type Sums = Record<"memory" | "cpu" | "temperature", { count: number; sum: number }>;
 const emptySums = (): Sums => ({
   memory: { count: 0, sum: 0 },
