@@ -7,6 +7,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
+import type { FormReplyData } from "~/lib/form.server";
 import {
   ATTACHMENT_PLACEHOLDER,
   CHAT_MESSAGES,
@@ -28,9 +29,6 @@ import { action as newAction } from "~/routes/app.chat.new";
 import { actorOf, createCareSite, createUser } from "../support/factories";
 import { blankPng, peakRssGrowth } from "../support/imageBombs";
 import { bodyOf, locationOf, statusOf, type Browser } from "../support/requests";
-
-/** The 400 reply of a form (lib/form.server formReply): messages by field, "" for the form. */
-type FormReply = { fieldErrors: Record<string, string>; repopulateFields: Record<string, unknown> };
 import { signedInBrowser } from "../support/session";
 
 type User = Awaited<ReturnType<typeof createUser>>;
@@ -238,7 +236,7 @@ describe("sending and statuses", () => {
       { dialogId: id },
     );
     expect(statusOf(result)).toBe(400);
-    expect((await bodyOf<FormReply>(result)).fieldErrors[""]).toBe(CHAT_MESSAGES.missing);
+    expect((await bodyOf<FormReplyData>(result)).fieldErrors[""]).toBe(CHAT_MESSAGES.missing);
     expect(CHAT_MESSAGES.missing).toBe("Some required parameters are missing.");
     expect(await prisma.chatMessage.count({ where: { dialogId: id } })).toBe(before);
   });
@@ -311,7 +309,7 @@ describe("sending and statuses", () => {
       .webp()
       .toBuffer();
     expect(
-      (await bodyOf<FormReply>(await post(file(webp, "a.webp", "image/webp")))).fieldErrors[""],
+      (await bodyOf<FormReplyData>(await post(file(webp, "a.webp", "image/webp")))).fieldErrors[""],
     ).toBe(CHAT_MESSAGES.notImage);
 
     // Exactly the limit: refused ("under 2,000,000 bytes"); the check is on size before content.
@@ -320,14 +318,14 @@ describe("sending and statuses", () => {
       MAX_ATTACHMENT_BYTES,
     );
     const big = await post(file(atLimit, "big.png", "image/png"));
-    expect((await bodyOf<FormReply>(big)).fieldErrors[""]).toBe(
+    expect((await bodyOf<FormReplyData>(big)).fieldErrors[""]).toBe(
       "Image is too large. Max size is 2 mb.",
     );
     const bigger = await post(
       file(Buffer.alloc(MAX_ATTACHMENT_BYTES + 5000), "huge.png", "image/png"),
     );
     expect(statusOf(bigger)).toBe(400);
-    expect((await bodyOf<FormReply>(bigger)).fieldErrors[""]).toBe(CHAT_MESSAGES.tooLarge);
+    expect((await bodyOf<FormReplyData>(bigger)).fieldErrors[""]).toBe(CHAT_MESSAGES.tooLarge);
 
     expect(await prisma.chatMessage.count({ where: { dialogId: id } })).toBe(before);
     expect(await prisma.upload.count({ where: { kind: "attachment" } })).toBe(uploadsBefore);
@@ -436,7 +434,7 @@ describe("sending and statuses", () => {
       browser.postMultipart(`/app/chat/${id}`, { text: "still here?" }),
       { dialogId: id },
     );
-    expect((await bodyOf<FormReply>(refused)).fieldErrors[""]).toBe(CHAT_MESSAGES.cannotPost);
+    expect((await bodyOf<FormReplyData>(refused)).fieldErrors[""]).toBe(CHAT_MESSAGES.cannotPost);
     // Nor may the admin post to someone who is no longer a contact.
     expect(await sendMessage(await actorOf(adminA), id, { text: "hello?", file: null })).toEqual({
       ok: false,

@@ -7,6 +7,7 @@ import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { DEMO_DEVICE_STATS_PASSWORD } from "~/lib/env.server";
+import type { FormReplyData } from "~/lib/form.server";
 import { GATE_MESSAGES } from "~/domain/deviceStats/gate.server";
 import {
   DEFAULT_COLUMNS,
@@ -70,9 +71,6 @@ async function opened(ip = `198.51.100.${crypto.randomInt(1, 250)}`) {
   expect(locationOf(result)).toBe("/deviceStats");
   return browser;
 }
-
-/** The password box's refusal (lib/form.server formReply): its message, never the password. */
-type PasswordReply = { fieldErrors: { password: string }; repopulateFields: object };
 
 type Page = {
   gate: unknown;
@@ -246,7 +244,9 @@ describe("the page", () => {
         browser.post("/deviceStats", { intent: "password", password: `wrong-${attempt}` }),
       );
       expect(statusOf(wrong)).toBe(401);
-      expect((await bodyOf<PasswordReply>(wrong)).fieldErrors.password).toBe(
+      // The refusal never holds the password (the box is not filled in again).
+      expect((await bodyOf<FormReplyData>(wrong)).repopulateFields).toEqual({});
+      expect((await bodyOf<FormReplyData>(wrong)).fieldErrors.password).toBe(
         attempt < 5 ? GATE_MESSAGES.wrong : GATE_MESSAGES.locked,
       );
     }
@@ -255,7 +255,7 @@ describe("the page", () => {
       action,
       browser.post("/deviceStats", { intent: "password", password: DEMO_DEVICE_STATS_PASSWORD }),
     );
-    expect((await bodyOf<PasswordReply>(locked)).fieldErrors.password).toBe(GATE_MESSAGES.locked);
+    expect((await bodyOf<FormReplyData>(locked)).fieldErrors.password).toBe(GATE_MESSAGES.locked);
     expect(browser.cookie).toBe("");
 
     // Posts other than the password are sent back to the box.

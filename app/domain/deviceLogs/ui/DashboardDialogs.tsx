@@ -2,17 +2,14 @@
 // the graph also shows inline. A refused annotation (the action's reply, formId "annotate") opens
 // its dialog again with the message and what was typed.
 import { Form, Link } from "@remix-run/react";
+import type { FormReplyData } from "~/lib/form.server";
 import { Dialog } from "~/ui/Dialog";
 import { ANNOTATION_MAX, ZOOM_MIN, ZOOM_STEP } from "../dashboard";
 import { ANNOTATION_FORM } from "../schema";
 import type { ViewProps } from "./TherapyTable";
 
 /** The action's 400 reply (lib/form.server formReply), when the last post was refused. */
-export type DashboardReply = {
-  formId?: string;
-  fieldErrors: Record<string, string>;
-  repopulateFields: Record<string, unknown>;
-};
+export type DashboardReply = FormReplyData;
 
 export function Dialogs({ view, href, reply }: ViewProps & { reply?: DashboardReply }) {
   const close = href({ dialog: null, item: null, zoom: null, x: null, y: null });
