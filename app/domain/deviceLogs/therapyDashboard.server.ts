@@ -19,8 +19,6 @@ import {
 } from "~/domain/reports/complianceReport";
 import { dmyToIso, loadCoughModel, type LogFileRecord } from "./deviceLog.server";
 
-export { ANNOTATION_MAX };
-
 export const PRODUCT_NAME = "ARC Connect";
 export const SELECTED_LABEL = "Selected Therapies";
 export const ANNOTATION_TEXT_REQUIRED = "Please enter the annotation text.";
