@@ -195,6 +195,12 @@ export function choiceField<T extends string>(
 /** True when a form-level check may look at this parsed field: it passed its own rules. */
 export const passed = (value: unknown): value is string => typeof value === "string";
 
+/** A repeated form key (checkboxes): none, one or several string values, always a list. */
+export const listField = z.preprocess(
+  (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
+  z.array(z.string()),
+);
+
 // --- Countries and US states (public/js/*.json, shared with the browser bundle) ----------------
 
 export const UNITED_STATES = "United States";

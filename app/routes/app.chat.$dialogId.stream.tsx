@@ -12,5 +12,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!user) return expiredStream();
   const dialog = notFoundUnless(await findDialog(user, params.dialogId ?? ""));
   const session = await getSession(request);
-  return chatEventStream(request, { userId: user.id, sessionId: session.id, dialogId: dialog.id });
+  return chatEventStream(request.signal, {
+    userId: user.id,
+    sessionId: session.id,
+    dialogId: dialog.id,
+  });
 }

@@ -4,7 +4,7 @@
 // redirects back here; a Refresh link shows what arrived when JavaScript is off. 404 to anyone who
 // is not a participant.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import {
   Form,
   Link,
@@ -15,20 +15,19 @@ import {
 } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { requireActor } from "~/domain/actor.server";
+import { formReply, parseForm } from "~/lib/form.server";
 import { notFoundUnless } from "~/lib/http.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { STAFF_ROLES } from "~/domain/roles";
 import { parseFileForm } from "~/lib/uploads.server";
+import { findDialog, loadMessages, markRead, sendMessage } from "~/domain/chat/chat.server";
 import {
   ATTACHMENT_PLACEHOLDER,
-  CHAT_MESSAGES,
-  findDialog,
-  loadMessages,
-  markRead,
+  CHAT_TEXTS,
   MAX_ATTACHMENT_BYTES,
   MAX_MESSAGE_LENGTH,
-  sendMessage,
-} from "~/domain/chat/chat.server";
+} from "~/domain/chat/rules";
+import { messageSchema } from "~/domain/chat/schema";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
@@ -52,21 +51,26 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireActor(request, STAFF_ROLES);
   const dialog = notFoundUnless(await findDialog(user, params.dialogId ?? ""));
-  const form = await parseFileForm(request, {
+  // Multipart with its own limits (lib/uploads): the image is taken there, the text checked here.
+  const upload = await parseFileForm(request, {
     fieldName: "image",
     maxFileBytes: MAX_ATTACHMENT_BYTES,
-    tooLarge: CHAT_MESSAGES.tooLarge,
+    tooLarge: CHAT_TEXTS.tooLarge,
   });
-  if (!form.ok) return data({ error: form.message, text: "" }, 400);
-  const text = String(form.formData.get("text") ?? "");
-  const sent = await sendMessage(user, dialog.id, { text, file: form.file });
-  if (!sent.ok) return data({ error: sent.message, text }, 400);
+  // One message for the form, shown above it ("" is the form's key in a reply).
+  if (!upload.ok) return formReply({ "": upload.message });
+  upload.formData.delete("image");
+  const form = await parseForm(upload.formData, messageSchema);
+  if (!form.ok) return form.reply;
+  const sent = await sendMessage(user, dialog.id, { text: form.data.text, file: upload.file });
+  if (!sent.ok) return formReply({ "": sent.message }, form.data);
   return redirect(`/app/chat/${dialog.id}`);
 }
 
 export default function Conversation() {
   const { dialog, messages, hasOlder, pages } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
+  const error = failed ? (failed.fieldErrors[""] ?? failed.fieldErrors.text) : null;
   const location = useLocation();
   const navigation = useNavigation();
   const sending = navigation.state === "submitting" && navigation.formAction === location.pathname;
@@ -153,9 +157,9 @@ export default function Conversation() {
           ref={formRef}
           aria-label="Send a message"
         >
-          {failed ? (
+          {error ? (
             <div className="alert alert-danger py-1 px-2 mb-2" role="alert">
-              {failed.error}
+              {error}
             </div>
           ) : null}
           <div className="d-flex gap-2 align-items-start">
@@ -170,7 +174,7 @@ export default function Conversation() {
                 className="form-control"
                 placeholder="Type a message"
                 maxLength={MAX_MESSAGE_LENGTH}
-                defaultValue={failed?.text ?? ""}
+                defaultValue={String(failed?.repopulateFields.text ?? "")}
               />
               <label htmlFor="chat-image" className="form-label small mt-1 mb-0">
                 Image (png, jpeg, jpg, gif or tiff, under 2 MB)
@@ -189,7 +193,7 @@ export default function Conversation() {
           </div>
         </Form>
       ) : (
-        <p className="border-top p-3 mb-0 text-muted">{CHAT_MESSAGES.cannotPost}</p>
+        <p className="border-top p-3 mb-0 text-muted">{CHAT_TEXTS.cannotPost}</p>
       )}
     </div>
   );

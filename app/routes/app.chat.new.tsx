@@ -4,11 +4,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { requireActor } from "~/domain/actor.server";
-import { readForm } from "~/lib/formBody.server";
-import { badRequest } from "~/lib/http.server";
+import { parseForm } from "~/lib/form.server";
 import { STAFF_ROLES } from "~/domain/roles";
 import { redirectWithFlash } from "~/lib/session.server";
 import { createGroupDialog, startDirectDialog } from "~/domain/chat/chat.server";
+import { newDialogSchema } from "~/domain/chat/schema";
 
 export async function loader() {
   return redirect("/app/chat?dialog=new");
@@ -16,20 +16,16 @@ export async function loader() {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireActor(request, STAFF_ROLES);
-  const form = await readForm(request);
-  const intent = form.get("intent");
-  const userIds = form.getAll("userId").filter((v): v is string => typeof v === "string");
+  const form = await parseForm(request, newDialogSchema);
+  if (!form.ok) return form.reply;
+  const input = form.data;
   const outcome =
-    intent === "direct" && userIds.length === 1
-      ? await startDirectDialog(user, userIds[0])
-      : intent === "group"
-        ? await createGroupDialog(user, {
-            memberIds: userIds,
-            name: String(form.get("name") ?? ""),
-          })
-        : badRequest();
+    input.intent === "direct"
+      ? await startDirectDialog(user, input.userId)
+      : await createGroupDialog(user, { memberIds: input.userId, name: input.name });
   if (!outcome.ok) {
-    return redirectWithFlash(request, `/app/chat?dialog=${intent}`, "danger", outcome.message);
+    const back = `/app/chat?dialog=${input.intent}`;
+    return redirectWithFlash(request, back, "danger", outcome.message);
   }
   return redirect(`/app/chat/${outcome.dialogId}`);
 }

@@ -8,5 +8,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   if (!user) return expiredStream();
   const session = await getSession(request);
-  return chatEventStream(request, { userId: user.id, sessionId: session.id });
+  return chatEventStream(request.signal, { userId: user.id, sessionId: session.id });
 }

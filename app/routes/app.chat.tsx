@@ -10,12 +10,8 @@ import { SearchForm } from "~/ui/SearchForm";
 import { requireActor } from "~/domain/actor.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { ROLE_NAMES, STAFF_ROLES } from "~/domain/roles";
-import {
-  GROUP_DEFAULT_NAME,
-  listContacts,
-  listDialogs,
-  MAX_GROUP_NAME_LENGTH,
-} from "~/domain/chat/chat.server";
+import { listContacts, listDialogs } from "~/domain/chat/chat.server";
+import { GROUP_DEFAULT_NAME, MAX_GROUP_NAME_LENGTH } from "~/domain/chat/rules";
 import type { RouteHandle } from "~/root";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";

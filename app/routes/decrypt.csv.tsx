@@ -2,7 +2,12 @@
 // streamed as it is decrypted from the stored upload. Public: the uuid is the only key.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { notFoundUnless } from "~/lib/http.server";
-import { findLogFile, logCsvFileName, logCsvStream, readLogRange } from "~/domain/deviceLogs/deviceLog.server";
+import {
+  findLogFile,
+  logCsvFileName,
+  logCsvStream,
+  readLogRange,
+} from "~/domain/deviceLogs/deviceLog.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams;

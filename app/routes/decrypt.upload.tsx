@@ -7,7 +7,7 @@ import { redirect } from "@remix-run/node";
 import { getOptionalUser } from "~/domain/accounts/auth.server";
 import { clientIp } from "~/lib/http.server";
 import { consumeForIp, rates } from "~/lib/throttle.server";
-import { receiveLogUpload } from "~/domain/deviceLogs/deviceLog.server";
+import { receiveLogUpload } from "~/domain/deviceLogs/upload.server";
 import { decryptDialogHref, readDialogOrigin } from "~/domain/deviceLogs/decryptDialog";
 
 // A body refused unread gets `Connection: close` (lib/connection.server.ts, in server.ts).

@@ -13,7 +13,8 @@ import {
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  if (!(await hasDeviceStatsAccess(request))) throw redirect(DEVICE_STATS_PATH);
+  if (!(await hasDeviceStatsAccess(request.headers.get("Cookie"))))
+    throw redirect(DEVICE_STATS_PATH);
   const search = new URL(request.url).searchParams;
   const { filter } = readStatsQuery(search);
   const excel = search.get("format") === "xlsx";

@@ -7,6 +7,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
+import type { FormReplyData } from "~/lib/form.server";
 import {
   ATTACHMENT_PLACEHOLDER,
   CHAT_MESSAGES,
@@ -235,7 +236,7 @@ describe("sending and statuses", () => {
       { dialogId: id },
     );
     expect(statusOf(result)).toBe(400);
-    expect((await bodyOf<{ error: string }>(result)).error).toBe(CHAT_MESSAGES.missing);
+    expect((await bodyOf<FormReplyData>(result)).fieldErrors[""]).toBe(CHAT_MESSAGES.missing);
     expect(CHAT_MESSAGES.missing).toBe("Some required parameters are missing.");
     expect(await prisma.chatMessage.count({ where: { dialogId: id } })).toBe(before);
   });
@@ -299,13 +300,16 @@ describe("sending and statuses", () => {
 
     const fake = await post(file(Buffer.from("%PDF-1.4 not an image"), "scan.png", "image/png"));
     expect(statusOf(fake)).toBe(400);
-    expect(await bodyOf(fake)).toEqual({ error: CHAT_MESSAGES.notImage, text: "see attached" });
+    expect(await bodyOf(fake)).toEqual({
+      fieldErrors: { "": CHAT_MESSAGES.notImage },
+      repopulateFields: { text: "see attached" },
+    });
 
     const webp = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#000" } })
       .webp()
       .toBuffer();
     expect(
-      (await bodyOf<{ error: string }>(await post(file(webp, "a.webp", "image/webp")))).error,
+      (await bodyOf<FormReplyData>(await post(file(webp, "a.webp", "image/webp")))).fieldErrors[""],
     ).toBe(CHAT_MESSAGES.notImage);
 
     // Exactly the limit: refused ("under 2,000,000 bytes"); the check is on size before content.
@@ -314,14 +318,14 @@ describe("sending and statuses", () => {
       MAX_ATTACHMENT_BYTES,
     );
     const big = await post(file(atLimit, "big.png", "image/png"));
-    expect((await bodyOf<{ error: string }>(big)).error).toBe(
+    expect((await bodyOf<FormReplyData>(big)).fieldErrors[""]).toBe(
       "Image is too large. Max size is 2 mb.",
     );
     const bigger = await post(
       file(Buffer.alloc(MAX_ATTACHMENT_BYTES + 5000), "huge.png", "image/png"),
     );
     expect(statusOf(bigger)).toBe(400);
-    expect((await bodyOf<{ error: string }>(bigger)).error).toBe(CHAT_MESSAGES.tooLarge);
+    expect((await bodyOf<FormReplyData>(bigger)).fieldErrors[""]).toBe(CHAT_MESSAGES.tooLarge);
 
     expect(await prisma.chatMessage.count({ where: { dialogId: id } })).toBe(before);
     expect(await prisma.upload.count({ where: { kind: "attachment" } })).toBe(uploadsBefore);
@@ -430,7 +434,7 @@ describe("sending and statuses", () => {
       browser.postMultipart(`/app/chat/${id}`, { text: "still here?" }),
       { dialogId: id },
     );
-    expect((await bodyOf<{ error: string }>(refused)).error).toBe(CHAT_MESSAGES.cannotPost);
+    expect((await bodyOf<FormReplyData>(refused)).fieldErrors[""]).toBe(CHAT_MESSAGES.cannotPost);
     // Nor may the admin post to someone who is no longer a contact.
     expect(await sendMessage(await actorOf(adminA), id, { text: "hello?", file: null })).toEqual({
       ok: false,

@@ -7,6 +7,7 @@ import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { DEMO_DEVICE_STATS_PASSWORD } from "~/lib/env.server";
+import type { FormReplyData } from "~/lib/form.server";
 import { GATE_MESSAGES } from "~/domain/deviceStats/gate.server";
 import {
   DEFAULT_COLUMNS,
@@ -243,7 +244,9 @@ describe("the page", () => {
         browser.post("/deviceStats", { intent: "password", password: `wrong-${attempt}` }),
       );
       expect(statusOf(wrong)).toBe(401);
-      expect((await bodyOf<{ error: string }>(wrong)).error).toBe(
+      // The refusal never holds the password (the box is not filled in again).
+      expect((await bodyOf<FormReplyData>(wrong)).repopulateFields).toEqual({});
+      expect((await bodyOf<FormReplyData>(wrong)).fieldErrors.password).toBe(
         attempt < 5 ? GATE_MESSAGES.wrong : GATE_MESSAGES.locked,
       );
     }
@@ -252,7 +255,7 @@ describe("the page", () => {
       action,
       browser.post("/deviceStats", { intent: "password", password: DEMO_DEVICE_STATS_PASSWORD }),
     );
-    expect((await bodyOf<{ error: string }>(locked)).error).toBe(GATE_MESSAGES.locked);
+    expect((await bodyOf<FormReplyData>(locked)).fieldErrors.password).toBe(GATE_MESSAGES.locked);
     expect(browser.cookie).toBe("");
 
     // Posts other than the password are sent back to the box.

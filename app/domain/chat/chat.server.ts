@@ -1,103 +1,39 @@
 // Staff messaging (spec 3 §2.10, §4 "Chat", §5 "Chat", §9; DESIGN.md §4: our own tables instead
 // of the old client's chat service). Who may talk to whom ("accepted sharing", both ways) is the
-// access module's contactsOf (domain/access.server.ts):
+// access module's contactsOf (domain/access.server.ts, participants.server.ts):
 // - two care site staff whose current memberships share an active care site;
 // - the provider's staff (superadmin, abmadmin) with every care site admin, and among themselves.
 // Patients are not in staff messaging. Every change is announced to the participants' open
-// streams (lib/chatEvents.server.ts).
-import { contactsOf, dialogsOf, type Actor } from "~/domain/access.server";
+// streams (lib/chatEvents.server.ts). Sending is send.server.ts; the raw SQL is sql.server.ts.
+import { dialogsOf, type Actor } from "~/domain/access.server";
 import { announceChatChange } from "~/lib/chatEvents.server";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
-import { inspectImage, MAX_INPUT_PIXELS, reencodeImage } from "~/lib/images.server";
 import { formatChatTime } from "~/lib/time";
-import { deleteUpload, storeUpload } from "~/lib/uploads.server";
 import type { Prisma } from "~/generated/prisma/client";
+import {
+  countContacts,
+  dialogSelect,
+  dialogTitle,
+  mayPost,
+  othersIn,
+  personSelect,
+} from "./participants.server";
+import {
+  CHAT_PAGE_SIZE,
+  CHAT_TEXTS,
+  DIALOG_TYPE,
+  displayName,
+  GROUP_DEFAULT_NAME,
+  MAX_CHAT_PAGES,
+  MAX_GROUP_NAME_LENGTH,
+} from "./rules";
+import { undeliveredDialogIds, unreadCountsByDialog } from "./sql.server";
 
-export const CHAT_PAGE_SIZE = 50;
-/** Older pages a chat window may load at once (50 each). */
-export const MAX_CHAT_PAGES = 40;
-/** An attachment must be under this many bytes (spec 3 §9). */
-export const MAX_ATTACHMENT_BYTES = 2_000_000;
-/** A stored chat image's longest side, in pixels (larger ones are scaled down on arrival). */
-export const MAX_IMAGE_SIDE = 2048;
-export const MAX_MESSAGE_LENGTH = 2000;
-export const MAX_GROUP_NAME_LENGTH = 60;
-export const GROUP_DEFAULT_NAME = "Group dialog";
-export const ATTACHMENT_PLACEHOLDER = "[attachment]";
-/** The spec's default name for a chat user without one. */
-const DEFAULT_CHAT_NAME = "BS";
-export const DIALOG_TYPE = { public: 1, group: 2, oneToOne: 3 } as const;
-
-export const CHAT_MESSAGES = {
-  missing: "Some required parameters are missing.",
-  tooLarge: "Image is too large. Max size is 2 mb.",
-  // Ours: the spec says only image files can be attached, without a text.
-  notImage: "Only images can be attached (png, jpeg, jpg, gif or tiff).",
-  // Ours: an image whose pixels would take too much memory to open.
-  tooManyPixels: `Image is too large. Max size is ${MAX_INPUT_PIXELS / 1_000_000} megapixels.`,
-  tooLong: `A message can be at most ${MAX_MESSAGE_LENGTH} characters.`,
-  notContact: "You can only add your contacts to a conversation.",
-  noMembers: "Choose at least one contact for the group.",
-  cannotPost:
-    "You can no longer post to this conversation: you no longer share a care site with its members.",
-} as const;
+export * from "./rules";
+export { listContacts } from "./participants.server";
+export { CHAT_MESSAGES, findAttachment, sendMessage } from "./send.server";
 
 type ChatUser = Actor;
-type Person = { id: string; firstName: string; lastName: string; photoId: string | null };
-
-const personSelect = { id: true, firstName: true, lastName: true, photoId: true } as const;
-
-/**
- * An image as the browser may show it: re-encoded in its own format (lib/images), except TIFF (no
- * browser shows it) as PNG.
- */
-const IMAGE_FORMATS: Record<
-  string,
-  { mimeType: string; extension: string; output: "png" | "jpeg" | "gif" }
-> = {
-  png: { mimeType: "image/png", extension: "png", output: "png" },
-  jpeg: { mimeType: "image/jpeg", extension: "jpg", output: "jpeg" },
-  gif: { mimeType: "image/gif", extension: "gif", output: "gif" },
-  tiff: { mimeType: "image/png", extension: "png", output: "png" },
-};
-const ACCEPTED_IMAGES: ReadonlySet<string> = new Set(Object.keys(IMAGE_FORMATS));
-
-function displayName(person: Pick<Person, "firstName" | "lastName"> | null | undefined) {
-  const name = person ? `${person.firstName} ${person.lastName}`.trim() : "";
-  return name || DEFAULT_CHAT_NAME;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Contacts
-// ---------------------------------------------------------------------------------------------
-
-/** The accepted-sharing users (spec 3 §7.6 "sharing search"; no term means all). */
-export async function listContacts(user: ChatUser, search = "") {
-  const term = search.trim().slice(0, 100);
-  const words = term ? term.split(/\s+/) : [];
-  return prisma.user.findMany({
-    where: {
-      AND: [
-        contactsOf(user),
-        ...words.map((w) => ({
-          OR: [
-            { firstName: { contains: w } },
-            { lastName: { contains: w } },
-            { email: { contains: w.toLowerCase() } },
-          ],
-        })),
-      ],
-    },
-    select: { ...personSelect, email: true, role: true },
-    orderBy: [{ lastName: "asc" }, { firstName: "asc" }],
-    take: 200,
-  });
-}
-
-async function countContacts(user: ChatUser, ids: string[]) {
-  if (ids.length === 0) return 0;
-  return prisma.user.count({ where: { AND: [{ id: { in: ids } }, contactsOf(user)] } });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Conversations
@@ -108,7 +44,7 @@ type Outcome = { ok: true; dialogId: string } | { ok: false; message: string };
 /** New Message: the one-to-one conversation with a contact, reused when it exists. */
 export async function startDirectDialog(user: ChatUser, contactId: string): Promise<Outcome> {
   if ((await countContacts(user, [contactId])) !== 1) {
-    return { ok: false, message: CHAT_MESSAGES.notContact };
+    return { ok: false, message: CHAT_TEXTS.notContact };
   }
   const between: Prisma.ChatDialogWhereInput = {
     type: DIALOG_TYPE.oneToOne,
@@ -140,9 +76,9 @@ export async function createGroupDialog(
   input: { memberIds: string[]; name: string },
 ): Promise<Outcome> {
   const memberIds = [...new Set(input.memberIds)].filter((id) => id && id !== user.id);
-  if (memberIds.length === 0) return { ok: false, message: CHAT_MESSAGES.noMembers };
+  if (memberIds.length === 0) return { ok: false, message: CHAT_TEXTS.noMembers };
   if ((await countContacts(user, memberIds)) !== memberIds.length) {
-    return { ok: false, message: CHAT_MESSAGES.notContact };
+    return { ok: false, message: CHAT_TEXTS.notContact };
   }
   const name = input.name.trim().slice(0, MAX_GROUP_NAME_LENGTH) || GROUP_DEFAULT_NAME;
   const dialog = await prisma.chatDialog.create({
@@ -158,41 +94,10 @@ export async function createGroupDialog(
   return { ok: true, dialogId: dialog.id };
 }
 
-const dialogSelect = {
-  id: true,
-  type: true,
-  name: true,
-  createdAt: true,
-  lastMessageAt: true,
-  participants: { select: { userId: true, user: { select: personSelect } } },
-} as const;
-
-type DialogRow = Prisma.ChatDialogGetPayload<{ select: typeof dialogSelect }>;
-
-/** The name and picture a conversation shows to `userId`. */
-function dialogTitle(dialog: DialogRow, userId: string) {
-  if (dialog.type === DIALOG_TYPE.oneToOne) {
-    const other = dialog.participants.find((p) => p.userId !== userId)?.user;
-    return { name: displayName(other), photoId: other?.photoId ?? null };
-  }
-  return { name: dialog.name || GROUP_DEFAULT_NAME, photoId: null };
-}
-
-async function unreadByDialog(userId: string) {
-  const rows = await prisma.$queryRaw<{ dialogId: string; n: bigint | number }[]>`
-    SELECT m."dialogId" AS "dialogId", COUNT(*) AS n
-    FROM "ChatMessage" m
-    JOIN "ChatParticipant" p ON p."dialogId" = m."dialogId" AND p."userId" = ${userId}
-    WHERE m."senderId" <> ${userId}
-      AND (p."lastReadAt" IS NULL OR m."createdAt" > p."lastReadAt")
-    GROUP BY m."dialogId"`;
-  return new Map(rows.map((r) => [r.dialogId, Number(r.n)]));
-}
-
 /** unread_messages_count summed over all of the user's chats (the Messages badge). */
 export async function countUnreadMessages(userId: string) {
   let total = 0;
-  for (const n of (await unreadByDialog(userId)).values()) total += n;
+  for (const n of (await unreadCountsByDialog(userId)).values()) total += n;
   return total;
 }
 
@@ -210,7 +115,7 @@ export async function listDialogs(user: ChatUser, search = "") {
         },
       },
     }),
-    unreadByDialog(user.id),
+    unreadCountsByDialog(user.id),
   ]);
   const term = search.trim().toLowerCase();
   return dialogs
@@ -229,12 +134,6 @@ export async function listDialogs(user: ChatUser, search = "") {
     .filter((d) => !term || d.name.toLowerCase().includes(term))
     .sort((a, b) => b.sortKey - a.sortKey)
     .map(({ sortKey: _sortKey, ...d }) => d);
-}
-
-/** Whether the user shares accepted sharing with at least one other participant (docs/decisions.md). */
-async function mayPost(user: ChatUser, dialog: DialogRow) {
-  const others = dialog.participants.map((p) => p.userId).filter((id) => id !== user.id);
-  return (await countContacts(user, others)) > 0;
 }
 
 /** A conversation the user takes part in, or null (a non-participant learns nothing). */
@@ -308,14 +207,6 @@ export async function loadMessages(user: ChatUser, dialogId: string, pages = 1) 
   return { messages, hasOlder: rows.length > take, pages: take / CHAT_PAGE_SIZE };
 }
 
-async function othersIn(dialogIds: string[], userId: string) {
-  const rows = await prisma.chatParticipant.findMany({
-    where: { dialogId: { in: dialogIds }, userId: { not: userId } },
-    select: { userId: true },
-  });
-  return rows.map((r) => r.userId);
-}
-
 /** The user opened the conversation: everything in it is read (and so delivered). */
 export async function markRead(userId: string, dialogId: string) {
   const participant = await prisma.chatParticipant.findUnique({
@@ -346,133 +237,11 @@ export async function markRead(userId: string, dialogId: string) {
  * else newer than its last delivery is delivered now. Only reads when there is nothing new.
  */
 export async function markDelivered(userId: string) {
-  const pending = await prisma.$queryRaw<{ dialogId: string }[]>`
-    SELECT p."dialogId" AS "dialogId"
-    FROM "ChatParticipant" p
-    WHERE p."userId" = ${userId}
-      AND EXISTS (
-        SELECT 1 FROM "ChatMessage" m
-        WHERE m."dialogId" = p."dialogId" AND m."senderId" <> ${userId}
-          AND (p."lastDeliveredAt" IS NULL OR m."createdAt" > p."lastDeliveredAt"))`;
-  if (pending.length === 0) return;
-  const dialogIds = pending.map((p) => p.dialogId);
+  const dialogIds = await undeliveredDialogIds(userId);
+  if (dialogIds.length === 0) return;
   await prisma.chatParticipant.updateMany({
     where: { userId, dialogId: { in: dialogIds } },
     data: { lastDeliveredAt: new Date() },
   });
   announceChatChange(await othersIn(dialogIds, userId));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Sending
-// ---------------------------------------------------------------------------------------------
-
-/**
- * The attachment as it is stored: checked by its header before any pixel is decoded, then
- * re-encoded with its longest side at most MAX_IMAGE_SIDE and without metadata.
- */
-async function storedImage(bytes: Buffer) {
-  const image = await inspectImage(bytes, ACCEPTED_IMAGES, { allFrames: true });
-  if (!image.ok) {
-    return {
-      ok: false as const,
-      message:
-        image.reason === "tooManyPixels" ? CHAT_MESSAGES.tooManyPixels : CHAT_MESSAGES.notImage,
-    };
-  }
-  const { output, mimeType, extension } = IMAGE_FORMATS[image.format];
-  try {
-    const stored = await reencodeImage(bytes, {
-      format: output,
-      maxSide: MAX_IMAGE_SIDE,
-      animated: image.frames > 1,
-    });
-    return { ok: true as const, bytes: stored, mimeType, extension };
-  } catch {
-    // A header that promised an image whose data is damaged.
-    return { ok: false as const, message: CHAT_MESSAGES.notImage };
-  }
-}
-
-/**
- * Sends a message: text, an image, or both ('[attachment]' is the body of an image sent alone).
- * The image is checked by its content, stored under the data directory, and served only to the
- * participants (findAttachment).
- */
-export async function sendMessage(
-  user: ChatUser,
-  dialogId: string,
-  input: { text: string; file: File | null },
-): Promise<{ ok: true } | { ok: false; message: string }> {
-  const text = input.text.trim();
-  if (!text && !input.file) return { ok: false, message: CHAT_MESSAGES.missing };
-  if (text.length > MAX_MESSAGE_LENGTH) return { ok: false, message: CHAT_MESSAGES.tooLong };
-
-  const dialog = await prisma.chatDialog.findFirst({
-    where: { AND: [{ id: dialogId }, dialogsOf(user)] },
-    select: dialogSelect,
-  });
-  if (!dialog) return { ok: false, message: CHAT_MESSAGES.missing };
-  if (!(await mayPost(user, dialog))) return { ok: false, message: CHAT_MESSAGES.cannotPost };
-
-  let uploadId: string | null = null;
-  if (input.file) {
-    if (input.file.size >= MAX_ATTACHMENT_BYTES) {
-      return { ok: false, message: CHAT_MESSAGES.tooLarge };
-    }
-    const image = await storedImage(Buffer.from(await input.file.arrayBuffer()));
-    if (!image.ok) return { ok: false, message: image.message };
-    uploadId = await storeUpload({
-      ownerId: user.id,
-      kind: "attachment",
-      fileName: input.file.name,
-      mimeType: image.mimeType,
-      extension: image.extension,
-      bytes: image.bytes,
-    });
-  }
-
-  try {
-    await readWriteTransaction(async (tx) => {
-      const now = new Date();
-      await tx.chatMessage.create({
-        data: {
-          dialogId,
-          senderId: user.id,
-          body: text || ATTACHMENT_PLACEHOLDER,
-          createdAt: now,
-          attachments: uploadId ? { create: [{ uploadId, kind: "image" }] } : undefined,
-        },
-        select: { id: true },
-      });
-      await tx.chatDialog.update({
-        where: { id: dialogId },
-        data: { lastMessageAt: now },
-        select: { id: true },
-      });
-      // One's own message is read by oneself.
-      await tx.chatParticipant.update({
-        where: { dialogId_userId: { dialogId, userId: user.id } },
-        data: { lastReadAt: now, lastDeliveredAt: now },
-        select: { dialogId: true },
-      });
-    });
-  } catch (error) {
-    if (uploadId) await deleteUpload(uploadId);
-    throw error;
-  }
-  announceChatChange(dialog.participants.map((p) => p.userId));
-  return { ok: true };
-}
-
-/** An attachment of a conversation the user takes part in, or null. */
-export async function findAttachment(user: ChatUser, dialogId: string, attachmentId: string) {
-  const attachment = await prisma.chatAttachment.findFirst({
-    where: {
-      id: attachmentId,
-      message: { dialogId, dialog: dialogsOf(user) },
-    },
-    select: { upload: { select: { storagePath: true, mimeType: true, sha256: true } } },
-  });
-  return attachment?.upload ?? null;
 }

@@ -35,8 +35,9 @@ export function expiredStream() {
   return new Response(event("expired"), { headers: HEADERS });
 }
 
+/** The events of one page, until `aborted` (the request's signal: the page went away). */
 export function chatEventStream(
-  request: Request,
+  aborted: AbortSignal,
   who: { userId: string; sessionId: string; dialogId?: string },
 ) {
   const { userId, sessionId, dialogId } = who;
@@ -46,16 +47,16 @@ export function chatEventStream(
       headers: { ...HEADERS, Connection: "close" },
     });
   }
-  let closed = false;
+  let ended = false;
   let stop = () => {};
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       const send = (chunk: Uint8Array) => {
-        if (!closed) controller.enqueue(chunk);
+        if (!ended) controller.enqueue(chunk);
       };
       const close = () => {
-        if (closed) return;
-        closed = true;
+        if (ended) return;
+        ended = true;
         stop();
         try {
           controller.close();
@@ -66,7 +67,7 @@ export function chatEventStream(
 
       let pending: ReturnType<typeof setTimeout> | null = null;
       const changed = () => {
-        if (pending || closed) return;
+        if (pending || ended) return;
         pending = setTimeout(async () => {
           pending = null;
           try {
@@ -102,12 +103,12 @@ export function chatEventStream(
         clearInterval(timer);
         if (pending) clearTimeout(pending);
       };
-      request.signal.addEventListener("abort", close);
+      aborted.addEventListener("abort", close);
       send(encoder.encode(`retry: ${RECONNECT_MS}\n\n`));
       send(event("ready"));
     },
     cancel() {
-      closed = true;
+      ended = true;
       stop();
     },
   });

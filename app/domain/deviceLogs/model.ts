@@ -1,8 +1,14 @@
 // The compact in-memory model of a cough log: one column of numbers per field, filled in chunks,
 // so a log of a million cycles costs tens of megabytes rather than a million row objects.
 // Missing numbers are NaN (null to callers); flags use 255 for missing.
-import type { DeviceLogHeader } from "./reader";
-import { decimal, LOG_TYPES, type DeviceLogRow, type LogType, type ValuePair } from "./rows";
+import {
+  decimal,
+  LOG_TYPES,
+  type DeviceLogHeader,
+  type DeviceLogRow,
+  type LogType,
+  type ValuePair,
+} from "./rows";
 
 const SHIFT = 13;
 const CHUNK = 1 << SHIFT;

@@ -15,6 +15,7 @@ import {
   LOG_HEADER_FIELDS,
   LOG_TYPES,
   parseValuePairs,
+  type DeviceLogHeader,
   type DeviceLogRow,
   type EventType,
   type LogType,
@@ -22,7 +23,7 @@ import {
 
 export type LogSource = AsyncIterable<Buffer | string> | NodeJS.ReadableStream;
 
-export type DeviceLogHeader = { keyId: string; deviceId: string };
+export type { DeviceLogHeader };
 
 export type DeviceLogOptions = {
   keys: Map<string, Buffer>;

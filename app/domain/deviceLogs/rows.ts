@@ -17,6 +17,9 @@ export type LogType = (typeof LOG_TYPES)[number];
 
 export type ValuePair = [key: string, value: string];
 
+/** Line 1 of an encrypted log (DEVICE-LOG-FORMAT.md "Container"): its key id and device. */
+export type DeviceLogHeader = { keyId: string; deviceId: string };
+
 export type DeviceLogRow = {
   /** Record index in the file (1 for the first data row, on line 3). */
   record: number;

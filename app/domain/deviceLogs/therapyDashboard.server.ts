@@ -10,6 +10,7 @@ import { graphPage, therapyTableRows, GRAPH_PAGE_POINTS } from "~/domain/deviceL
 import { deviceDateNote, logYearWarning } from "~/domain/deviceLogs/messages";
 import { therapyIndexOf, type CoughLogModel } from "~/domain/deviceLogs/model";
 import { summarize } from "~/domain/deviceLogs/summary";
+import { ANNOTATION_MAX } from "./dashboard";
 import {
   complianceReportFileName,
   complianceSeries,
@@ -21,7 +22,6 @@ import { dmyToIso, loadCoughModel, type LogFileRecord } from "./deviceLog.server
 export const PRODUCT_NAME = "ARC Connect";
 export const SELECTED_LABEL = "Selected Therapies";
 export const ANNOTATION_TEXT_REQUIRED = "Please enter the annotation text.";
-export const ANNOTATION_MAX = 200;
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 

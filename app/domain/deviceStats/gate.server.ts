@@ -13,8 +13,9 @@ import {
   recordFailure,
   TOO_MANY_REQUESTS,
 } from "../../lib/throttle.server";
+import { DEVICE_STATS_PATH } from "./query";
 
-export const DEVICE_STATS_PATH = "/deviceStats";
+export { DEVICE_STATS_PATH };
 const ACCESS_SECONDS = 15 * 60;
 
 export const GATE_MESSAGES = {
@@ -35,9 +36,10 @@ const cookieBase = {
 const accessCookie = createCookie("__arc_devicestats", { ...cookieBase, maxAge: ACCESS_SECONDS });
 const columnsCookie = createCookie("__arc_devicestats_columns", cookieBase);
 
-export async function hasDeviceStatsAccess(request: Request) {
+/** Whether the request's Cookie header holds a live pass to the page. */
+export async function hasDeviceStatsAccess(cookieHeader: string | null) {
   if (!env.deviceStatsPassword) return false;
-  const value = (await accessCookie.parse(request.headers.get("Cookie"))) as {
+  const value = (await accessCookie.parse(cookieHeader)) as {
     until?: number;
   } | null;
   return typeof value?.until === "number" && value.until > Date.now();
@@ -67,13 +69,16 @@ export async function openDeviceStats(
   return { ok: true, setCookie: await accessCookie.serialize({ until }) };
 }
 
+/** Whether the page has a password at all (DEVICE_STATS_PASSWORD). */
+export const deviceStatsConfigured = () => Boolean(env.deviceStatsPassword);
+
 export function closeDeviceStats() {
   return accessCookie.serialize({}, { maxAge: 0 });
 }
 
 /** The chosen columns (validated by the caller), or null when none were chosen. */
-export async function readChosenColumns(request: Request) {
-  const value: unknown = await columnsCookie.parse(request.headers.get("Cookie"));
+export async function readChosenColumns(cookieHeader: string | null) {
+  const value: unknown = await columnsCookie.parse(cookieHeader);
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : null;
 }
 
