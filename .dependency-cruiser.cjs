@@ -8,9 +8,9 @@ module.exports = {
       severity: "error",
       comment:
         "app/lib is infrastructure (db, env, session, transports, logging, HTTP, time): it must not " +
-        "reach up into domain, routes, ui, jobs or the Remix entry files. Move the shared piece down into lib.",
+        "reach up into domain, routes, ui or jobs. Move the shared piece down into lib.",
       from: { path: "^app/lib/" },
-      to: { path: ["^app/(domain|routes|ui|jobs)/", "^app/(root|entry[.](client|server))[.]tsx?$"] },
+      to: { path: "^app/(domain|routes|ui|jobs)/" },
     },
     {
       name: "domain-not-to-routes-or-jobs",
@@ -19,7 +19,7 @@ module.exports = {
         "A domain area serves routes and jobs, never the other way round: move what it needs from " +
         "the route or job into the area (or into lib if it is infrastructure).",
       from: { path: "^app/domain/" },
-      to: { path: ["^app/(routes|jobs)/", "^app/(root|entry[.](client|server))[.]tsx?$"] },
+      to: { path: "^app/(routes|jobs)/" },
     },
     {
       name: "ui-not-to-domain",
@@ -28,7 +28,7 @@ module.exports = {
         "app/ui holds components several areas share; it knows no area. Pass what a component " +
         "needs as props, or move the component into the area's ui/ folder.",
       from: { path: "^app/ui/" },
-      to: { path: ["^app/(domain|routes|jobs)/", "^app/(root|entry[.](client|server))[.]tsx?$"] },
+      to: { path: "^app/(domain|routes|jobs)/" },
     },
     {
       name: "route-not-to-route",
@@ -49,11 +49,21 @@ module.exports = {
       to: { path: "^app/routes/", pathNot: "^app/routes/$1/" },
     },
     {
+      name: "not-to-root-route",
+      severity: "error",
+      comment:
+        "app/root.tsx is the root route and entry.client/entry.server are Remix's entry points: " +
+        "no module imports them. What every page shares (RouteHandle, the root flash) is in " +
+        "app/ui/rootData.ts.",
+      from: {},
+      to: { path: "^app/(root|entry[.](client|server))[.]tsx$" },
+    },
+    {
       name: "jobs-not-to-routes",
       severity: "error",
       comment: "Scheduled jobs call the domain; they never import a route.",
       from: { path: "^app/jobs/" },
-      to: { path: ["^app/routes/", "^app/(root|entry[.](client|server))[.]tsx?$"] },
+      to: { path: "^app/routes/" },
     },
     {
       name: "no-circular",

@@ -7,7 +7,9 @@ import { requireUser } from "~/domain/accounts/auth.server";
 import { APP_VERSION } from "~/lib/version.server";
 import { countUnreadMessages, markDelivered } from "~/domain/chat/chat.server";
 import { countPendingInvitations } from "~/domain/invitations/invitation.server";
-import { useRootFlash, type RouteHandle } from "~/root";
+import { useChatStream } from "~/domain/chat/ui/useChatStream";
+import { shellNav } from "~/domain/roles";
+import { useRootFlash, type RouteHandle } from "~/ui/rootData";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -49,9 +51,20 @@ export default function AppLayout() {
     );
   }
   return (
-    <AppShell shell={shell} heading={text}>
+    <AppShell
+      shell={shell}
+      nav={shellNav(shell.user.role, shell.user.isAssociatedClinic)}
+      heading={text}
+    >
+      <ChatStream />
       <Flash flash={useRootFlash()} />
       <Outlet />
     </AppShell>
   );
+}
+
+/** With JavaScript, every page of the shell follows the chat stream (new messages, badges). */
+function ChatStream() {
+  useChatStream();
+  return null;
 }

@@ -29,7 +29,7 @@ import {
   reportItemGraphs,
   saveSelection,
 } from "~/domain/deviceLogs/therapyDashboard.server";
-import { therapyDashboardChartSvg } from "~/ui/charts/svg.server";
+import { therapyDashboardChartSvg } from "~/domain/deviceLogs/ui/chartSvg.server";
 import { formatSummaryValue } from "~/domain/deviceLogs/summary";
 import { useRootFlash, type RouteHandle } from "~/root";
 

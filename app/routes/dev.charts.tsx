@@ -12,9 +12,9 @@ import {
   cycleTrendChartsSvg,
   hmrChartSvg,
   scoreHistorySvg,
-  therapyDashboardChartSvg,
   trendChartsSvg,
 } from "~/ui/charts/svg.server";
+import { therapyDashboardChartSvg } from "~/domain/deviceLogs/ui/chartSvg.server";
 import type { GraphPage } from "~/domain/deviceLogs/graph";
 import type { RouteHandle } from "~/root";
 
