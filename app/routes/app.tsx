@@ -38,6 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function AppLayout() {
   const { shell } = useLoaderData<typeof loader>();
   const matches = useMatches();
+  const flash = useRootFlash();
   const heading = [...matches]
     .reverse()
     .map((m) => (m.handle as RouteHandle | undefined)?.heading)
@@ -57,7 +58,7 @@ export default function AppLayout() {
       heading={text}
     >
       <ChatStream />
-      <Flash flash={useRootFlash()} />
+      <Flash flash={flash} />
       <Outlet />
     </AppShell>
   );
