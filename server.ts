@@ -12,6 +12,7 @@ main({
   // The build is CommonJS: a development rebuild needs the require cache cleared to load anew.
   loadBuild() {
     delete require.cache[require.resolve(buildPath)];
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a path known at run time, cleared from the cache above
     return require(buildPath) as ServerBuild;
   },
   watchFile: path.join(root, "build", "version.txt"),

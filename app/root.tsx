@@ -1,17 +1,10 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useMatches,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ErrorPage } from "~/ui/ErrorPage";
 import { useNonce } from "~/ui/nonce";
+import type { RootData, RouteHandle } from "~/ui/rootData";
 import { commitSession, getSession } from "~/lib/session.server";
 import appCss from "~/styles/app.css";
 
@@ -21,14 +14,8 @@ declare module "@remix-run/node" {
   }
 }
 
-export type RouteHandle = {
-  /** false: the page gains nothing from JavaScript, so none is sent (STYLE.md). */
-  hydrate?: boolean;
-  /** The top bar heading; a function receives the user's role. */
-  heading?: string | ((role: string) => string);
-  /** Inside /app without the side bar and top bar (spec 1 §2.2, /app/signup). */
-  bare?: boolean;
-};
+// Kept for the modules that still import them from here; new code imports ~/ui/rootData.
+export { useRootFlash, type RouteHandle } from "~/ui/rootData";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appCss },
@@ -42,13 +29,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
   const flash = session.get("flash") ?? null;
   return data(
-    { flash },
+    { flash } satisfies RootData,
     flash ? { headers: { "Set-Cookie": await commitSession(session) } } : undefined,
   );
-}
-
-export function useRootFlash() {
-  return useRouteLoaderData<typeof loader>("root")?.flash ?? null;
 }
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -110,5 +110,5 @@ export function deviceCommand(args: string[]) {
 }
 
 if (/[\\/]scripts[\\/]device(\.ts)?$/.test(process.argv[1] ?? "")) {
-  deviceCommand(process.argv.slice(2)).then((code) => (process.exitCode = code));
+  void deviceCommand(process.argv.slice(2)).then((code) => (process.exitCode = code));
 }

@@ -132,5 +132,5 @@ export function jobCommand(args: string[]) {
 }
 
 if (/[\\/]scripts[\\/]job(\.ts)?$/.test(process.argv[1] ?? "")) {
-  jobCommand(process.argv.slice(2)).then((code) => (process.exitCode = code));
+  void jobCommand(process.argv.slice(2)).then((code) => (process.exitCode = code));
 }

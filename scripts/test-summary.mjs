@@ -20,7 +20,9 @@ for (const vitest of vitests) {
   passed += vitest.numPassedTests;
   failed += vitest.numFailedTests;
   // A test file that fails before running any test (an import error) counts as one failure.
-  failed += vitest.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
+  failed += vitest.testResults.filter(
+    (f) => f.status === "failed" && f.assertionResults.length === 0,
+  ).length;
   skipped += vitest.numPendingTests + vitest.numTodoTests;
 }
 const playwright = read("playwright.json");
@@ -30,5 +32,6 @@ if (playwright) {
   failed += playwright.stats.unexpected;
   skipped += playwright.stats.skipped;
 }
-if (!vitests.length && !playwright) failed += 1; // nothing ran: the type check or set-up failed
+// Nothing ran: the type check, the lint or set-up failed.
+if (!vitests.length && !playwright) failed += 1;
 console.log(`Summary: ${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: type check, unit and integration (vitest), the browser tests (Playwright on
-# Debian's Chromium against the production build), then builds the release binary and runs its
-# smoke test, and ends with one summary line.
+# Runs every test: type check, lint (ESLint and the import rules of dependency-cruiser), unit and
+# integration (vitest), the browser tests (Playwright on Debian's Chromium against the production
+# build), then builds the release binary and runs its smoke test, and ends with one summary line.
 # Installs Chromium when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +22,11 @@ status=0
 
 echo "== Type check"
 npx tsc --noEmit || status=$?
+
+if [ "$status" -eq 0 ]; then
+  echo "== Lint (ESLint, dependency-cruiser)"
+  npm run lint --silent || status=$?
+fi
 
 if [ "$status" -eq 0 ]; then
   echo "== Unit and integration tests"

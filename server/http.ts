@@ -167,11 +167,16 @@ export function createApp(options: ChainOptions) {
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok", version });
   });
-  app.get("/readyz", async (_req, res) => {
-    const readiness = await options.readiness();
-    res
-      .status(readiness.ready ? 200 : 503)
-      .json({ status: readiness.ready ? "ready" : "not ready", version, ...readiness });
+  app.get("/readyz", (_req, res, next) => {
+    // Express 4 does not wait for a promise: a failed check goes to the error handler below.
+    options
+      .readiness()
+      .then((readiness) =>
+        res
+          .status(readiness.ready ? 200 : 503)
+          .json({ status: readiness.ready ? "ready" : "not ready", version, ...readiness }),
+      )
+      .catch(next);
   });
 
   app.all("*", handler);
@@ -263,23 +268,27 @@ export async function serve(files: AppFiles, migrations: string[]) {
   const app = createApp({
     root,
     mode,
-    handler: remixHandler,
+    // Remix's handler catches its own errors and passes them to next().
+    handler: (req, res, next) => void remixHandler(req, res, next),
     readiness: () => entryOf(build).checkReadiness(migrations),
   });
 
   const server = listen(app, { port, host }, () => {
     logger.info(`ARC Connect ${version} is ready at http://localhost:${port} (${mode})`);
-    if (mode === "development") broadcastDevReady(build);
+    if (mode === "development") void broadcastDevReady(build);
   });
 
   if (mode === "development" && files.watchFile) {
     // remix dev --manual: reload the build when it changes, keep the process (and its data) alive.
-    fs.watchFile(files.watchFile, { interval: 300 }, async () => {
+    const reload = async () => {
       entryOf(build).closeLiveStreams();
       await entryOf(build).stopBackground({ disconnect: false });
       build = files.loadBuild();
       await entryOf(build).startBackground();
-      broadcastDevReady(build);
+      await broadcastDevReady(build);
+    };
+    fs.watchFile(files.watchFile, { interval: 300 }, () => {
+      reload().catch((error: unknown) => logger.error("reloading the build failed", { error }));
     });
   }
 
@@ -294,10 +303,13 @@ export async function serve(files: AppFiles, migrations: string[]) {
     }, 20_000);
     force.unref();
     entryOf(build).closeLiveStreams();
-    server.close(async () => {
-      await entryOf(build).stopBackground();
-      logger.info("Stopped cleanly.");
-      process.exit(0);
+    server.close(() => {
+      void entryOf(build)
+        .stopBackground()
+        .then(() => {
+          logger.info("Stopped cleanly.");
+          process.exit(0);
+        });
     });
     // Keep-alive sockets with no request in flight would hold close() open.
     server.closeIdleConnections();

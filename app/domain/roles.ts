@@ -1,4 +1,6 @@
 // Roles and the role rules of spec 1 §2.2-§2.3 and §6 (pure: used by the server and the shell).
+import type { ShellNav } from "~/ui/AppShell";
+
 export const ROLES = ["superadmin", "abmadmin", "clinicadmin", "clinician", "patient"] as const;
 export type Role = (typeof ROLES)[number];
 export const STAFF_ROLES = ["superadmin", "abmadmin", "clinicadmin", "clinician"] as const;
@@ -42,6 +44,19 @@ export function invitationsPath(role: string) {
     default:
       return null;
   }
+}
+
+/** The shell's entries a user sees (spec 1 §2.3): the side bar's and the account menu's. */
+export function shellNav(role: string, isAssociatedClinic: boolean): ShellNav {
+  const site = isSiteRole(role);
+  return {
+    dashboard: isAssociatedClinic,
+    notifications: site && isAssociatedClinic,
+    patients: site,
+    invitations: invitationsPath(role),
+    helpCenter: site,
+    careSiteSettings: role === "clinicadmin",
+  };
 }
 
 /**

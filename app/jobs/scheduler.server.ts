@@ -215,7 +215,7 @@ export class Scheduler {
         timezone: job.timeZone ?? "America/Chicago",
         noOverlap: true,
       });
-      task.start();
+      void task.start();
       this.tasks.push(task);
     }
   }

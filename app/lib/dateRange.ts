@@ -1,7 +1,7 @@
 // Date ranges of the dashboards and the patient profile's graphs (spec 2 §2, spec 3 §2.2, §5):
 // day (yesterday), week (the 7 days to yesterday, the default), month (a month to yesterday) or a
 // From/To range with the spec's rules. Pure: the pages' links and the loaders share it.
-import { addDays } from "~/domain/adherence/score";
+import { addDays } from "~/lib/time";
 
 export const RANGES = ["day", "week", "month"] as const;
 export type PresetKind = (typeof RANGES)[number];

@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { DEMO_KEY_ID, parseLogKeys, resolveLogKeys } from "~/domain/deviceLogs/keys";
+import { DEMO_KEY_ID, parseLogKeys, resolveLogKeys } from "~/lib/logKeys";
 
 const flag = z
   .enum(["0", "1", "true", "false", ""])

@@ -3,7 +3,7 @@
 // and attachments. Bodies are never logged here (they may hold sign-in codes).
 import nodemailer from "nodemailer";
 import SMTPTransport from "nodemailer/lib/smtp-transport";
-import type { OutgoingMessage, Transport } from "./outbox.server";
+import type { OutgoingMessage, Transport } from "./transport";
 
 /** Where the SMTP server is, for log lines: host and port only, never the credentials. */
 export function describeSmtpUrl(smtpUrl: string) {

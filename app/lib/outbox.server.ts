@@ -9,33 +9,9 @@ import { prisma } from "./db.server";
 import { logger } from "./logger.server";
 import { createSmtpTransport } from "./mailer.server";
 import { httpSmsTransport } from "./sms.server";
+import type { Attachment, OutgoingMessage, Transport } from "./transport";
 
-export type Attachment = {
-  filename: string;
-  /** base64 */
-  content: string;
-  contentType: string;
-};
-
-export type OutgoingMessage = {
-  channel: "email" | "sms";
-  to: string;
-  subject?: string;
-  /** the text part of an email, or the text message */
-  body: string;
-  /** an HTML alternative to `body` (email only) */
-  html?: string;
-  /** email only */
-  attachments?: Attachment[];
-  dedupeKey?: string;
-};
-
-export interface Transport {
-  name: string;
-  /** for the startup log line, e.g. "SMTP at mail.example.com:587"; never credentials */
-  description?: string;
-  send(message: OutgoingMessage): Promise<void>;
-}
+export type { Attachment, OutgoingMessage, Transport } from "./transport";
 
 // Without SMTP or an SMS provider configured, messages are written to the server's console
 // (so a newcomer running `npm start` sees the sign-in code) and kept in the outbox table. In a

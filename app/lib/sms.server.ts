@@ -1,7 +1,7 @@
 // Text messages through a provider (DESIGN.md §4). The default provider is the outbox's console
 // transport (it prints the message, so a newcomer sees sign-in codes); production configures an HTTP
 // provider with SMS_PROVIDER_URL and SMS_PROVIDER_TOKEN. Bodies are never logged here.
-import type { OutgoingMessage, Transport } from "./outbox.server";
+import type { OutgoingMessage, Transport } from "./transport";
 
 export const SMS_TIMEOUT_MS = 10_000;
 

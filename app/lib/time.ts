@@ -14,6 +14,16 @@ export function yesterdayInZone(now = new Date(), timeZone = DEFAULT_TIME_ZONE) 
   return format(subDays(new TZDate(now, timeZone), 1), "yyyy-MM-dd");
 }
 
+const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The calendar day n days after (n < 0: before) a YYYY-MM-DD day: calendar maths, no zone. */
+export function addDays(day: string, n: number) {
+  const m = DAY_PATTERN.exec(day);
+  if (!m) throw new Error(`not a YYYY-MM-DD day: ${day}`);
+  const utc = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + n);
+  return new Date(utc).toISOString().slice(0, 10);
+}
+
 /** DD MMM YYYY for a YYYY-MM-DD day, e.g. 20 Nov 2026. */
 export function formatDay(day: string, pattern = "dd MMM yyyy") {
   const [y, m, d] = day.split("-").map(Number);

@@ -7,7 +7,9 @@ import { requireUser } from "~/domain/accounts/auth.server";
 import { APP_VERSION } from "~/lib/version.server";
 import { countUnreadMessages, markDelivered } from "~/domain/chat/chat.server";
 import { countPendingInvitations } from "~/domain/invitations/invitation.server";
-import { useRootFlash, type RouteHandle } from "~/root";
+import { useChatStream } from "~/domain/chat/ui/useChatStream";
+import { shellNav } from "~/domain/roles";
+import { useRootFlash, type RouteHandle } from "~/ui/rootData";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -36,6 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function AppLayout() {
   const { shell } = useLoaderData<typeof loader>();
   const matches = useMatches();
+  const flash = useRootFlash();
   const heading = [...matches]
     .reverse()
     .map((m) => (m.handle as RouteHandle | undefined)?.heading)
@@ -49,9 +52,20 @@ export default function AppLayout() {
     );
   }
   return (
-    <AppShell shell={shell} heading={text}>
-      <Flash flash={useRootFlash()} />
+    <AppShell
+      shell={shell}
+      nav={shellNav(shell.user.role, shell.user.isAssociatedClinic)}
+      heading={text}
+    >
+      <ChatStream />
+      <Flash flash={flash} />
       <Outlet />
     </AppShell>
   );
+}
+
+/** With JavaScript, every page of the shell follows the chat stream (new messages, badges). */
+function ChatStream() {
+  useChatStream();
+  return null;
 }

@@ -7,6 +7,7 @@ import { env } from "~/lib/env.server";
 import { notFound } from "~/lib/http.server";
 // Every chart the server draws, by name: this page shows them all.
 import * as charts from "~/ui/charts/svg.server";
+import { therapyDashboardChartSvg } from "~/domain/deviceLogs/ui/chartSvg.server";
 import type { GraphPage } from "~/domain/deviceLogs/graph";
 import type { RouteHandle } from "~/root";
 
@@ -176,12 +177,12 @@ export async function loader(_: LoaderFunctionArgs) {
           "A full 300-point page (1 of 3), oscillation on and off, gaps in every measurement; " +
           "8 points with two annotations; an empty page. Hover a point for its tooltip.",
         svgs: [
-          charts.therapyDashboardChartSvg(sampleGraphPage(1, 300, 750)),
-          charts.therapyDashboardChartSvg(sampleGraphPage(1, 8, 8), [
+          therapyDashboardChartSvg(sampleGraphPage(1, 300, 750)),
+          therapyDashboardChartSvg(sampleGraphPage(1, 8, 8), [
             { x: 3, y: 40, text: "Weak cough" },
             { x: 7, y: -40, text: "Patient tired, paused therapy" },
           ]),
-          charts.therapyDashboardChartSvg(EMPTY_GRAPH_PAGE),
+          therapyDashboardChartSvg(EMPTY_GRAPH_PAGE),
         ],
       },
     ],

@@ -1,7 +1,5 @@
 import { Form, Link, NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { invitationsPath, isSiteRole } from "~/domain/roles";
-import { useChatStream } from "../domain/chat/ui/useChatStream";
 
 export type ShellData = {
   user: {
@@ -16,6 +14,20 @@ export type ShellData = {
   year: number;
 };
 
+/**
+ * Which entries this user sees (spec 1 §2.3). The shell only draws them; the roles' rules decide
+ * (domain/roles.ts shellNav).
+ */
+export type ShellNav = {
+  dashboard: boolean;
+  notifications: boolean;
+  patients: boolean;
+  /** Where the Invitations entry goes, or null for no entry. */
+  invitations: string | null;
+  helpCenter: boolean;
+  careSiteSettings: boolean;
+};
+
 // The provider's pages the footer links to (spec 1 §2.3).
 const FOOTER_LINKS = [
   { label: "Contact Us", href: "https://www.abmrc.com/contact-us/" },
@@ -25,19 +37,20 @@ const FOOTER_LINKS = [
 
 export function AppShell({
   shell,
+  nav,
   heading,
   children,
 }: {
   shell: ShellData;
+  nav: ShellNav;
   heading: string;
   children: ReactNode;
 }) {
-  useChatStream();
   return (
     <div className="app-shell">
-      <SideBar shell={shell} />
+      <SideBar shell={shell} nav={nav} />
       <div className="app-main">
-        <TopBar shell={shell} heading={heading} />
+        <TopBar shell={shell} nav={nav} heading={heading} />
         <main className="app-content p-3 p-lg-4">{children}</main>
         <Footer version={shell.version} year={shell.year} />
       </div>
@@ -45,21 +58,17 @@ export function AppShell({
   );
 }
 
-function SideBar({ shell }: { shell: ShellData }) {
-  const { role, isAssociatedClinic } = shell.user;
-  const site = isSiteRole(role);
-  const invitations = invitationsPath(role);
+function SideBar({ shell, nav }: { shell: ShellData; nav: ShellNav }) {
+  const { invitations } = nav;
   return (
     <nav className="app-sidebar p-3" aria-label="Main">
       <Link to="/app" className="brand d-block mb-4">
         ARC Connect
       </Link>
       <ul className="nav flex-column gap-1">
-        {isAssociatedClinic ? <Entry to="/app" end label="Dashboard" /> : null}
-        {site && isAssociatedClinic ? (
-          <Entry to="/app/notificationSummary" label="Notifications" />
-        ) : null}
-        {site ? <Entry to="/app/Reports" label="Patients" /> : null}
+        {nav.dashboard ? <Entry to="/app" end label="Dashboard" /> : null}
+        {nav.notifications ? <Entry to="/app/notificationSummary" label="Notifications" /> : null}
+        {nav.patients ? <Entry to="/app/Reports" label="Patients" /> : null}
         <Entry
           to="/app/chat"
           label="Messages"
@@ -75,7 +84,7 @@ function SideBar({ shell }: { shell: ShellData }) {
           />
         ) : null}
       </ul>
-      {site ? (
+      {nav.helpCenter ? (
         <Link to="/app/help" className="btn btn-light btn-sm mt-4 w-100">
           Help Center
         </Link>
@@ -114,7 +123,7 @@ function Entry({
   );
 }
 
-function TopBar({ shell, heading }: { shell: ShellData; heading: string }) {
+function TopBar({ shell, nav, heading }: { shell: ShellData; nav: ShellNav; heading: string }) {
   const { user } = shell;
   const initials = `${user.firstName[0] ?? ""}${user.lastName[0] ?? ""}`.toUpperCase();
   return (
@@ -133,7 +142,7 @@ function TopBar({ shell, heading }: { shell: ShellData; heading: string }) {
           </span>
         </summary>
         <ul className="dropdown-menu shadow">
-          {user.role === "clinicadmin" ? (
+          {nav.careSiteSettings ? (
             <li>
               <Link className="dropdown-item" to="/app/caresitesettingdashboard">
                 Care Site settings

@@ -1,7 +1,7 @@
 // A list as the spec draws it (spec 2 §2): search box, sortable headers, pages of 10, "No data
 // found". Everything is a link or a GET form, so it works without JavaScript; the loader reads the
 // same parameters with lib/listParams.ts. Several lists on one page use different prefixes.
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { pageCount, withParams } from "~/lib/listParams";
 import { SearchForm } from "./SearchForm";

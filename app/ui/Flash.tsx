@@ -30,6 +30,7 @@ export function Flash({
         role="status"
       >
         <span>{flash.message}</span>
+        {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-to-interactive-role -- the label is the close button: it ticks the checkbox that hides the message without JavaScript */}
         <label htmlFor={id} className="btn-close" aria-label="Close" role="button" />
       </div>
     </>

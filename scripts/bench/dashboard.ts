@@ -565,8 +565,7 @@ async function main() {
     process.env.DATA_DIR = dir;
     process.env.SESSION_SECRET = crypto.randomBytes(32).toString("hex");
     process.env.NODE_ENV = "production";
-    const { configureDatabase, disconnectDatabase, prisma } =
-      await import("../../app/lib/db.server");
+    const { configureDatabase, disconnectDatabase } = await import("../../app/lib/db.server");
     const { rebuildAll } = await import("../../app/domain/adherence/adherence.server");
     const dashboard = await import("../../app/domain/adherence/dashboard.server");
     await configureDatabase();

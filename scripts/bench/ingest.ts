@@ -43,7 +43,6 @@ import {
   writeSection,
 } from "./support";
 
-const ROOT = path.resolve(__dirname, "..", "..");
 const { start: START_MARKER, end: END_MARKER } = sectionMarkers("ingest");
 const SESSION_SECRET = `ingest-${crypto.randomBytes(24).toString("hex")}`;
 
@@ -54,7 +53,6 @@ const SYNC_DAYS = (argValue("sync-days") ?? "1,7").split(",").map(Number);
 const SEED = 42;
 /** Devices of the in-process breakdown (after the HTTP run). */
 const BREAKDOWN_DEVICES = 60;
-const MIN_THERAPIES = 50_000;
 const TARGET_THERAPIES_PER_SECOND = 2_000;
 const BENCH_SITE = "Bench Ingest Respiratory Care";
 

@@ -191,7 +191,7 @@ function gzSize(res: Fetched) {
 
 function attributes(tag: string) {
   const attrs = new Map<string, string>();
-  const re = /([^\s=<>\/"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
+  const re = /([^\s=<>/"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
   for (const m of tag.matchAll(re)) {
     attrs.set(m[1].toLowerCase(), (m[2] ?? m[3] ?? m[4] ?? "").replace(/&amp;/g, "&"));
   }

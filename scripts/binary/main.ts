@@ -6,5 +6,6 @@ import { runtimeRoot } from "./runtime";
 
 main({
   root: runtimeRoot(),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the CommonJS build, loaded when the binary starts
   loadBuild: () => require("../../build/index.js") as ServerBuild,
 });

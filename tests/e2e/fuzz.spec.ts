@@ -380,7 +380,7 @@ function send(target: string, c: Case, cookie: string | null): Promise<Answer> {
   }
   if (cookie) headers.Cookie = cookie;
   if (!c.chunked) headers["Content-Length"] = String(c.truncated ? body.length * 2 : body.length);
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const req = http.request(
       {
         host: "localhost",

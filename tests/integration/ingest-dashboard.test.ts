@@ -10,7 +10,6 @@ import { addDays } from "~/domain/adherence/score";
 import {
   DeviceClient,
   STANDARD_PRESCRIPTION,
-  type Prescription,
   type TherapyRecord,
 } from "../../scripts/sim/client";
 import { actorOf, createCareSite, createPairedPatient, createUser } from "../support/factories";
@@ -76,7 +75,7 @@ describe("transmissions through HTTP make the dashboard", () => {
     const ann = await patientWithDevice(site.id, pairedAt, "Ann"); // 2 complete therapies a day: 100 %
     const ben = await patientWithDevice(site.id, pairedAt, "Ben"); // 1 a day: 50 %, one deviation
     const cal = await patientWithDevice(site.id, pairedAt, "Cal"); // 2 a day, then nothing for 3 days
-    const dee = await patientWithDevice(site.id, pairedAt, "Dee"); // paired, never transmits
+    await patientWithDevice(site.id, pairedAt, "Dee"); // paired, never transmits
 
     for (const day of week) {
       const send = (client: DeviceClient, therapies: TherapyRecord[]) =>

@@ -42,7 +42,11 @@ export class Browser {
 
   /** Runs a loader or action; a thrown Response (redirect, 404) is returned like a returned one. */
   async run(
-    fn: (args: { request: Request; params: Record<string, string>; context: {} }) => unknown,
+    fn: (args: {
+      request: Request;
+      params: Record<string, string>;
+      context: Record<string, unknown>;
+    }) => unknown,
     request: Request,
     params: Record<string, string> = {},
   ) {

@@ -9,7 +9,7 @@ import {
   NO_GRAPH_DATA,
   shapeTherapyDashboardChart,
 } from "~/domain/deviceLogs/chart";
-import { therapyDashboardChartSvg } from "~/ui/charts/svg.server";
+import { therapyDashboardChartSvg } from "~/domain/deviceLogs/ui/chartSvg.server";
 import type { GraphPage, MergedData } from "~/domain/deviceLogs/graph";
 import { complianceSeries } from "~/domain/reports/complianceReport";
 import { CYCLE_CHART_LEGEND as PDF_LEGEND } from "~/domain/reports/pdfCycleChart";

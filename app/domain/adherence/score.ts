@@ -6,7 +6,10 @@
 // date itself (Date.UTC), never an instant read in the server's zone; turning an instant into a
 // day goes through @date-fns/tz (dayInZone) with the care site's zone.
 import { TZDate } from "@date-fns/tz";
-import { dayInZone } from "~/lib/time";
+import { addDays, dayInZone } from "~/lib/time";
+
+// Day arithmetic is calendar maths shared beyond this area: it lives in lib/time.ts.
+export { addDays };
 
 export const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -37,11 +40,6 @@ function dayToUtc(day: string) {
 
 function utcToDay(ms: number) {
   return new Date(ms).toISOString().slice(0, 10);
-}
-
-/** The day n days after (n < 0: before) a day. */
-export function addDays(day: string, n: number) {
-  return utcToDay(dayToUtc(day) + n * DAY_MS);
 }
 
 /** Whole days from `from` to `to` (negative when `to` is earlier). */

@@ -1,7 +1,7 @@
 // What /decrypt shows (spec 3 §2.7, §4, §5): the decrypt tool's own page, or an upload's therapy
 // dashboard with its graph drawn on the server (SVG), the summary's rows, the report drawer's
 // thumbnails and the dialog the URL opens (?dialog=summary|preview|help|annotate).
-import { therapyDashboardChartSvg } from "~/ui/charts/svg.server";
+import { therapyDashboardChartSvg } from "./ui/chartSvg.server";
 import { ZOOM_MAX, ZOOM_MIN } from "./dashboard";
 import { DECRYPT_DIALOG } from "./decryptDialog";
 import { findLogFile, loadDecryptDialog, type LogFileRecord } from "./deviceLog.server";

@@ -1,7 +1,7 @@
 // What every server-rendered chart shares: the nivo theme (text readable at 100 % zoom) and the
 // frame drawn instead of a chart when there is nothing to plot.
 import type { LineSvgProps } from "@nivo/line";
-import { CHART_COLORS } from "~/ui/charts/shape";
+import { CHART_COLORS } from "./colors";
 
 export const TEXT_COLOR = "#212529";
 export const FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif";

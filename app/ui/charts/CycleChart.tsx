@@ -2,15 +2,15 @@
 // Rendered on the server only (app/ui/charts/svg.server.tsx): no hover state, so each
 // completed cycle's details are native SVG <title> tooltips, which work without JavaScript.
 import { Bar, type BarCustomLayerProps, type BarSvgProps } from "@nivo/bar";
+import { CHART_COLORS } from "./colors";
 import {
-  CHART_COLORS,
   PRESSURE_KEYS,
   PRESSURE_SERIES,
   type CycleBar,
   type CycleChartShape,
   type CycleDetail,
   type PressureKey,
-} from "~/ui/charts/shape";
+} from "./cycleShape";
 import { chartTheme, FONT_FAMILY, FONT_SIZE, TEXT_COLOR } from "./ChartFrame";
 
 type Datum = { cycle: string; pauseP: number; inspP: number; expP: number };

@@ -1,7 +1,7 @@
 // One line chart of the patient profile (Therapy Trends and their cycle drill-down, HMR,
 // adherence score history), drawn from a LineChartShape with nivo's Line. Null values are gaps.
 import { Line, type LineCustomSvgLayerProps } from "@nivo/line";
-import type { LineChartShape } from "~/ui/charts/shape";
+import type { LineChartShape } from "./lineShape";
 import { chartTheme, NoDataChart } from "./ChartFrame";
 
 type Series = { id: string; data: { x: string; y: number | null }[] };

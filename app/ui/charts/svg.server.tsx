@@ -1,35 +1,31 @@
-// The patient profile's and the therapy dashboard's charts as SVG strings, rendered in loaders
-// (docs/decisions.md: charts are drawn on the server, so they show without JavaScript and nivo
-// never reaches the browser).
+// The patient profile's charts as SVG strings, rendered in loaders (docs/decisions.md: charts are
+// drawn on the server, so they show without JavaScript and nivo never reaches the browser).
 // Routes put the strings into the page with dangerouslySetInnerHTML; every string is one <svg>
 // element with role="img", an aria-label and a <title>, and no script, id or external resource.
 import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { AdherenceCalendar } from "~/domain/adherence/ui/AdherenceCalendar";
-import { AdherenceGauge } from "~/domain/adherence/ui/AdherenceGauge";
-import { CycleChart } from "~/ui/charts/CycleChart";
-import { LineChart } from "~/ui/charts/LineChart";
-import { TherapyDashboardChart } from "~/domain/deviceLogs/ui/TherapyDashboardChart";
-import type { GraphPage } from "~/domain/deviceLogs/graph";
+import { AdherenceCalendar } from "./AdherenceCalendar";
+import { AdherenceGauge } from "./AdherenceGauge";
 import {
   shapeAdherenceCalendar,
   shapeAdherenceGauge,
-  shapeCycleChart,
+  type AdherenceDayInput,
+} from "./adherenceShape";
+import { CycleChart } from "./CycleChart";
+import { shapeCycleChart, type CycleChartInput, type CycleDetail } from "./cycleShape";
+import { LineChart } from "./LineChart";
+import {
   shapeCycleTrendCharts,
   shapeHmrChart,
   shapeScoreHistory,
   shapeTrendCharts,
-  type AdherenceDayInput,
-  type CycleChartInput,
-  type CycleDetail,
   type CycleTrendInput,
   type HmrDayInput,
   type LineChartShape,
   type ScoreDayInput,
   type TrendChartsShape,
   type TrendDayInput,
-} from "./shape";
-import { shapeTherapyDashboardChart, type ChartAnnotation } from "../../domain/deviceLogs/chart";
+} from "./lineShape";
 
 export type TrendChartsSvg = { peakFlow: string; expVolume: string; peakInspP: string };
 
@@ -59,8 +55,12 @@ export function finishSvgRoot(svg: string, title: string) {
     : `${tag}<title>${escapeXml(title)}</title>${rest}`;
 }
 
-/** `title` is used only when the component did not draw its own. */
-function render(element: ReactElement, title: string) {
+/**
+ * One chart component's markup as a finished <svg> string (an area's own charts render through it
+ * too, e.g. domain/deviceLogs/ui/chartSvg.server.tsx). `title` is used only when the component
+ * did not draw its own.
+ */
+export function renderChartSvg(element: ReactElement, title: string) {
   return finishSvgRoot(renderToStaticMarkup(element), title);
 }
 
@@ -71,22 +71,25 @@ export function cycleChartSvg(input: CycleChartInput): {
 } {
   const shape = shapeCycleChart(input);
   return {
-    svg: render(<CycleChart shape={shape} />, `Therapy cycle chart. ${shape.caption}`),
+    svg: renderChartSvg(<CycleChart shape={shape} />, `Therapy cycle chart. ${shape.caption}`),
     caption: shape.caption,
     details: shape.details,
   };
 }
 
 export function adherenceCalendarSvg(days: readonly AdherenceDayInput[]): string {
-  return render(<AdherenceCalendar bars={shapeAdherenceCalendar(days)} />, "Adherence calendar");
+  return renderChartSvg(
+    <AdherenceCalendar bars={shapeAdherenceCalendar(days)} />,
+    "Adherence calendar",
+  );
 }
 
 export function adherenceGaugeSvg(score: number | null): string {
-  return render(<AdherenceGauge gauge={shapeAdherenceGauge(score)} />, "Adherence score");
+  return renderChartSvg(<AdherenceGauge gauge={shapeAdherenceGauge(score)} />, "Adherence score");
 }
 
 export function lineChartSvg(shape: LineChartShape): string {
-  return render(<LineChart shape={shape} />, shape.title);
+  return renderChartSvg(<LineChart shape={shape} />, shape.title);
 }
 
 function trendSvgs(charts: TrendChartsShape): TrendChartsSvg {
@@ -111,13 +114,4 @@ export function hmrChartSvg(days: readonly HmrDayInput[]): string {
 
 export function scoreHistorySvg(days: readonly ScoreDayInput[]): string {
   return lineChartSvg(shapeScoreHistory(days));
-}
-
-/** The therapy dashboard's main graph of one page of points (spec 3 §2.7). */
-export function therapyDashboardChartSvg(
-  page: GraphPage,
-  annotations: readonly ChartAnnotation[] = [],
-): string {
-  const shape = shapeTherapyDashboardChart(page, annotations);
-  return render(<TherapyDashboardChart shape={shape} />, shape.title);
 }

@@ -1,6 +1,6 @@
 // The therapy dashboard's main graph (spec 3 §2.7), drawn from shapeTherapyDashboardChart's output
 // as plain SVG: bars, lines and markers on three axes are simpler by hand than as a nivo combo.
-// Rendered on the server only (app/ui/charts/svg.server.tsx). Every point has a transparent
+// Rendered on the server only (ui/chartSvg.server.tsx). Every point has a transparent
 // band on top, class "graph-point" with its number and a pressure in data-x/data-y, for the
 // right-click "Add Annotation" script, and a native <title> tooltip that works without JavaScript.
 import type { SVGProps } from "react";

@@ -1,7 +1,8 @@
 // The 7-day adherence calendar (spec 3 §2.4, last bullet): one bar per day, 68 px for a day
 // whose goal was met. Plain SVG: seven rectangles need no chart library.
-import { CALENDAR_BAR_MAX, CHART_COLORS, type CalendarBar } from "~/ui/charts/shape";
-import { FONT_FAMILY, FONT_SIZE, NoDataChart, TEXT_COLOR } from "../../../ui/charts/ChartFrame";
+import { CALENDAR_BAR_MAX, type CalendarBar } from "./adherenceShape";
+import { CHART_COLORS } from "./colors";
+import { FONT_FAMILY, FONT_SIZE, NoDataChart, TEXT_COLOR } from "./ChartFrame";
 
 const COLUMN = 48;
 const BAR_WIDTH = 24;

@@ -1,7 +1,8 @@
 // The adherence score gauge (spec 3 §2.2, §9): a ring filled to the score, the whole percent in
 // the middle, "-" without a score. Plain SVG: a circle with a dash as long as the score.
-import { CHART_COLORS, type GaugeShape } from "~/ui/charts/shape";
-import { FONT_FAMILY, TEXT_COLOR } from "../../../ui/charts/ChartFrame";
+import type { GaugeShape } from "./adherenceShape";
+import { CHART_COLORS } from "./colors";
+import { FONT_FAMILY, TEXT_COLOR } from "./ChartFrame";
 
 const SIZE = 140;
 const STROKE = 14;
