@@ -1,7 +1,6 @@
 // What the care team sets and writes: therapy goals, patient notes, notification settings.
 import type { Prisma } from "../../app/generated/prisma/client";
 import { type Db, type Time, toDate } from "./client";
-import { uid } from "./ids";
 
 export const EVERY_DAY = "mon,tue,wed,thu,fri,sat,sun";
 
@@ -13,7 +12,6 @@ type GoalInput = Omit<Partial<Prisma.TherapyGoalCreateManyInput>, "createdAt"> &
 /** A goal (two therapies every day unless told) governing the days after it was set. */
 export function buildTherapyGoal(input: GoalInput): Prisma.TherapyGoalCreateManyInput {
   return {
-    id: uid("g_"),
     timesPerDay: 2,
     days: EVERY_DAY,
     ...input,
@@ -33,7 +31,6 @@ type NoteInput = Omit<Prisma.PatientNoteCreateManyInput, "createdAt" | "updatedA
 export function buildPatientNote(input: NoteInput): Prisma.PatientNoteCreateManyInput {
   const createdAt = toDate(input.createdAt ?? Date.now());
   return {
-    id: uid("n_"),
     ...input,
     createdAt,
     updatedAt: toDate(input.updatedAt ?? createdAt),

@@ -1,7 +1,6 @@
 // Conversations: a dialog, who is in it, what was said.
 import type { Prisma } from "../../app/generated/prisma/client";
 import { type Time, optionalDate, toDate } from "./client";
-import { uid } from "./ids";
 
 type DialogInput = Omit<Prisma.ChatDialogCreateManyInput, "createdAt" | "lastMessageAt"> & {
   createdAt?: Time;
@@ -10,7 +9,6 @@ type DialogInput = Omit<Prisma.ChatDialogCreateManyInput, "createdAt" | "lastMes
 
 export function buildChatDialog(input: DialogInput): Prisma.ChatDialogCreateManyInput {
   return {
-    id: uid("dlg_"),
     name: null,
     createdById: null,
     ...input,
@@ -42,5 +40,5 @@ export function buildChatParticipant(
 type MessageInput = Omit<Prisma.ChatMessageCreateManyInput, "createdAt"> & { createdAt?: Time };
 
 export function buildChatMessage(input: MessageInput): Prisma.ChatMessageCreateManyInput {
-  return { id: uid("msg_"), ...input, createdAt: toDate(input.createdAt ?? Date.now()) };
+  return { ...input, createdAt: toDate(input.createdAt ?? Date.now()) };
 }

@@ -17,7 +17,7 @@ type DeviceInput = {
 export function buildDevice(input: DeviceInput = {}) {
   const token = input.token ?? crypto.randomBytes(32).toString("base64url");
   const row: Prisma.DeviceCreateManyInput = {
-    id: input.id ?? uid("d_"),
+    id: input.id,
     serial: input.serial ?? uid("SN").toUpperCase(),
     type: input.type ?? "cough",
     tokenHash: sha256(token),
@@ -40,7 +40,6 @@ type PairingInput = Omit<Prisma.PairingCreateManyInput, "pairedAt" | "unpairedAt
 
 export function buildPairing(input: PairingInput): Prisma.PairingCreateManyInput {
   return {
-    id: uid("p_"),
     careSiteId: null,
     pairedById: null,
     ...input,
@@ -75,7 +74,6 @@ type PrescriptionInput = Settings & {
 
 export function buildPrescription(input: PrescriptionInput): Prisma.PrescriptionCreateManyInput {
   return {
-    id: uid("rx_"),
     isAdjustment: false,
     ...input,
     firstSeenAt: toDate(input.firstSeenAt ?? Date.now()),
@@ -89,7 +87,6 @@ type TransmissionInput = Omit<Prisma.TransmissionCreateManyInput, "sentAt" | "re
 
 export function buildTransmission(input: TransmissionInput): Prisma.TransmissionCreateManyInput {
   return {
-    id: uid("tx_"),
     ...input,
     sentAt: toDate(input.sentAt),
     receivedAt: toDate(input.receivedAt ?? input.sentAt),
@@ -99,9 +96,9 @@ export function buildTransmission(input: TransmissionInput): Prisma.Transmission
 type TherapyInput = Omit<Prisma.TherapyCreateManyInput, "startedAt"> & { startedAt: Time };
 
 export function buildTherapy(input: TherapyInput): Prisma.TherapyCreateManyInput {
-  return { id: uid("thr_"), ...input, startedAt: toDate(input.startedAt) };
+  return { ...input, startedAt: toDate(input.startedAt) };
 }
 
 export function buildCycle(input: Prisma.CycleCreateManyInput): Prisma.CycleCreateManyInput {
-  return { id: uid("cyc_"), ...input };
+  return { ...input };
 }

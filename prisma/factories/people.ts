@@ -22,7 +22,7 @@ export function buildUser(input: UserInput): Prisma.UserCreateManyInput {
     measuringUnit: "Imperial",
     country: "United States",
     ...input,
-    id: input.id ?? uid("u_"),
+    id: input.id,
     username,
     email: (input.email ?? `${username}@example.test`).toLowerCase(),
     phone: input.phone ?? `1512${crypto.randomInt(1_000_000, 9_999_999)}`,
@@ -49,7 +49,7 @@ type CareSiteInput = Omit<Partial<Prisma.CareSiteCreateManyInput>, "createdAt" |
 export function buildCareSite(input: CareSiteInput = {}): Prisma.CareSiteCreateManyInput {
   const createdAt = toDate(input.createdAt ?? Date.now());
   return {
-    id: input.id ?? uid("cs_"),
+    id: input.id,
     name: uid("Site "),
     city: "Austin",
     state: "Texas",
@@ -89,7 +89,7 @@ export function buildMembership(input: MembershipInput): Prisma.MembershipCreate
         ? createdAt
         : null;
   return {
-    id: input.id ?? uid("m_"),
+    id: input.id,
     careSiteId: input.careSiteId,
     userId: input.userId,
     role: input.role,
@@ -118,7 +118,7 @@ type InvitationInput = Omit<
 export function buildInvitation(input: InvitationInput): Prisma.InvitationCreateManyInput {
   const createdAt = toDate(input.createdAt ?? Date.now());
   return {
-    id: input.id ?? uid("i_"),
+    id: input.id,
     email: (input.email ?? `${uid("invitee")}@example.test`).toLowerCase(),
     role: input.role ?? "clinician",
     careSiteId: input.careSiteId ?? null,
