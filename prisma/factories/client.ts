@@ -19,3 +19,13 @@ export function openDatabase(databaseFile: string) {
 export type Time = Date | number;
 export const toDate = (t: Time) => (t instanceof Date ? t : new Date(t));
 export const optionalDate = (t: Time | null | undefined) => (t == null ? null : toDate(t));
+
+/**
+ * A value as SQLite stores it through the app's adapter: DateTime as epoch milliseconds
+ * (timestampFormat "unixepoch-ms"), booleans as 0/1; for the few writes that bypass the client.
+ */
+export function storedValue(value: unknown) {
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return value ?? null;
+}

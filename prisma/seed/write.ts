@@ -1,18 +1,8 @@
 // Writing the demo world through Prisma: every table emptied, then the rows added with createMany
 // in large chunks, all in one transaction.
 import type { PrismaClient } from "../../app/generated/prisma/client";
-import type { Db } from "../factories";
+import { storedValue, type Db } from "../factories";
 import type { World } from "./world";
-
-/**
- * Rows as SQLite stores them through the app's adapter: DateTime as epoch milliseconds
- * (timestampFormat "unixepoch-ms"), booleans as 0/1.
- */
-function sqlValue(value: unknown) {
-  if (value instanceof Date) return value.getTime();
-  if (typeof value === "boolean") return value ? 1 : 0;
-  return value ?? null;
-}
 
 /** Bound values per statement: under SQLite's limit of 32,766. */
 const MAX_VALUES = 30_000;
@@ -31,7 +21,7 @@ async function insertRows(tx: Db, table: keyof World, rows: object[]) {
     const part = rows.slice(i, i + perStatement) as Record<string, unknown>[];
     await tx.$executeRawUnsafe(
       `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES ${part.map(() => tuple).join(", ")}`,
-      ...part.flatMap((row) => columns.map((c) => sqlValue(row[c]))),
+      ...part.flatMap((row) => columns.map((c) => storedValue(row[c]))),
     );
   }
 }
