@@ -1,5 +1,6 @@
 // Creates prisma/migrations/<timestamp>_<name>/migration.sql by diffing the schema as of the last
-// migration (a copy kept beside it as schema.prisma) against prisma/schema.prisma.
+// migration (prisma/migrations/schema.snapshot.prisma) against prisma/schema.prisma, then makes the
+// current schema the snapshot for the next diff.
 // `prisma migrate dev` needs a shadow database and a native engine, neither of which works offline
 // here (STACK-NOTES.md), so this is how migrations are made: `npm run db:migration -- add_x`.
 import { execFileSync } from "node:child_process";
@@ -13,16 +14,9 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
 }
 
 const migrationsDir = path.join("prisma", "migrations");
-const previous = fs
-  .readdirSync(migrationsDir, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name)
-  .sort()
-  .at(-1);
+const snapshot = path.join(migrationsDir, "schema.snapshot.prisma");
 
-const from = previous
-  ? ["--from-schema-datamodel", path.join(migrationsDir, previous, "schema.prisma")]
-  : ["--from-empty"];
+const from = fs.existsSync(snapshot) ? ["--from-schema-datamodel", snapshot] : ["--from-empty"];
 const sql = execFileSync(
   "npx",
   [
@@ -45,8 +39,8 @@ const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
 const dir = path.join(migrationsDir, `${stamp}_${name}`);
 fs.mkdirSync(dir, { recursive: true });
 fs.writeFileSync(path.join(dir, "migration.sql"), sql);
-fs.copyFileSync("prisma/schema.prisma", path.join(dir, "schema.prisma"));
+fs.copyFileSync("prisma/schema.prisma", snapshot);
 if (!fs.existsSync(path.join(migrationsDir, "migration_lock.toml"))) {
   fs.writeFileSync(path.join(migrationsDir, "migration_lock.toml"), 'provider = "sqlite"\n');
 }
-console.log(`Wrote ${path.join(dir, "migration.sql")}`);
+console.log(`Wrote ${path.join(dir, "migration.sql")}; ${snapshot} is now the current schema.`);

@@ -1,20 +1,53 @@
-// Fixtures that talk to the test server's SQLite file directly: make users and sessions, read the
+// Fixtures for the test server's SQLite file: make users, care sites, devices, sessions and
+// invitations with the row factories the demo world is built from (prisma/factories), read the
 // outbox. Rows are unique per call so parallel tests never share state.
+// The async fixtures write through a Prisma client on the file; createCareSite and createDevice
+// stay synchronous (the specs call them so) and insert the factory's row with better-sqlite3,
+// which `db()` also gives the specs for their own reads.
 import crypto from "node:crypto";
 import path from "node:path";
 import { hash } from "@node-rs/argon2";
 import { createCookie } from "@remix-run/node";
 import Database from "better-sqlite3";
+import * as factories from "../../../prisma/factories";
 import { E2E_DATA_DIR, TEST_SESSION_SECRET } from "./env";
 
 export const PASSWORD = "Test-pass1!";
 export const DEMO_PASSWORD = "Demo-pass1!";
 let passwordHash: Promise<string> | null = null;
 
+const databaseFile = () => path.join(E2E_DATA_DIR, "arc.db");
+
 export function db() {
-  const database = new Database(path.join(E2E_DATA_DIR, "arc.db"));
+  const database = new Database(databaseFile());
   database.pragma("busy_timeout = 5000");
   return database;
+}
+
+/** Runs `work` with a Prisma client on the test server's file, closed afterwards. */
+export async function withPrisma<T>(work: (client: factories.Db) => Promise<T>) {
+  const client = factories.openDatabase(databaseFile());
+  try {
+    return await work(client);
+  } finally {
+    await client.$disconnect();
+  }
+}
+
+/** Inserts a factory's row as it is (the synchronous fixtures). */
+function insertRow(table: string, row: object) {
+  const values = Object.entries(row).filter(([, value]) => value !== undefined);
+  const database = db();
+  try {
+    database
+      .prepare(
+        `INSERT INTO "${table}" (${values.map(([c]) => `"${c}"`).join(", ")})
+         VALUES (${values.map(() => "?").join(", ")})`,
+      )
+      .run(values.map(([, value]) => factories.storedValue(value)));
+  } finally {
+    database.close();
+  }
 }
 
 function id(prefix: string) {
@@ -24,89 +57,43 @@ function id(prefix: string) {
 export async function createUser(role: string, options: { careSiteIds?: string[] } = {}) {
   passwordHash ??= hash(PASSWORD);
   const username = id("e2e.");
-  const userId = id("u_");
-  const now = Date.now();
-  const database = db();
-  try {
-    database
-      .prepare(
-        `INSERT INTO "User" (id, username, email, phone, passwordHash, role, status, firstName, lastName,
-           measuringUnit, country, createdAt, updatedAt)
-         VALUES (?, ?, ?, ?, ?, ?, 'active', 'Erin', ?, 'Imperial', 'United States', ?, ?)`,
-      )
-      .run(
-        userId,
-        username,
-        `${username}@example.test`,
-        `1512${crypto.randomInt(1e6, 1e7)}`,
-        await passwordHash,
-        role,
-        username,
-        now,
-        now,
-      );
+  const hashed = await passwordHash;
+  return withPrisma(async (client) => {
+    const user = await factories.createUser(client, {
+      id: id("u_"),
+      username,
+      passwordHash: hashed,
+      role,
+      firstName: "Erin",
+      lastName: username,
+    });
     for (const careSiteId of options.careSiteIds ?? []) {
-      database
-        .prepare(
-          `INSERT INTO "Membership" (id, careSiteId, userId, role, status, createdAt, updatedAt, acceptedAt)
-           VALUES (?, ?, ?, ?, 'accepted', ?, ?, ?)`,
-        )
-        .run(id("m_"), careSiteId, userId, role, now, now, now);
+      await factories.createMembership(client, {
+        id: id("m_"),
+        careSiteId,
+        userId: user.id,
+        role,
+        createdAt: user.createdAt,
+      });
     }
-    return database
-      .prepare(`SELECT id, username, email, phone, role FROM "User" WHERE id = ?`)
-      .get(userId) as {
-      id: string;
-      username: string;
-      email: string;
-      phone: string;
-      role: string;
-    };
-  } finally {
-    database.close();
-  }
+    const { email, phone } = user;
+    return { id: user.id, username, email, phone, role };
+  });
 }
 
 /** A new active care site in Chicago's zone; the name has no digits, so a search finds only it. */
 export function createCareSite(namePrefix = "E2E Clinic") {
-  const careSiteId = id("cs_");
   const name = `${namePrefix} ${crypto.randomBytes(3).toString("hex").replace(/\d/g, "q")}`;
-  const now = Date.now();
-  const database = db();
-  try {
-    database
-      .prepare(
-        `INSERT INTO "CareSite" (id, name, city, state, zip, country, status, timeZone, createdAt, updatedAt)
-         VALUES (?, ?, 'Austin', 'Texas', '78701', 'United States', 'active', 'America/Chicago', ?, ?)`,
-      )
-      .run(careSiteId, name, now, now);
-  } finally {
-    database.close();
-  }
-  return { id: careSiteId, name };
+  const row = factories.buildCareSite({ id: id("cs_"), name });
+  insertRow("CareSite", row);
+  return { id: row.id!, name };
 }
 
 /** A provisioned device and its bearer token (only the token's sha256 is stored, as in production). */
 export function createDevice(serial: string, type: "cough" | "clear" = "cough") {
-  const deviceId = id("d_");
-  const token = crypto.randomBytes(32).toString("base64url");
-  const database = db();
-  try {
-    database
-      .prepare(
-        `INSERT INTO "Device" (id, serial, type, tokenHash, createdAt) VALUES (?, ?, ?, ?, ?)`,
-      )
-      .run(
-        deviceId,
-        serial,
-        type,
-        crypto.createHash("sha256").update(token).digest("hex"),
-        Date.now(),
-      );
-  } finally {
-    database.close();
-  }
-  return { id: deviceId, serial, token };
+  const { row, token } = factories.buildDevice({ id: id("d_"), serial, type });
+  insertRow("Device", row);
+  return { id: row.id!, serial, token };
 }
 
 export function anyCareSiteId() {
@@ -171,28 +158,8 @@ const sessionCookie = createCookie("__arc_session", { secrets: [TEST_SESSION_SEC
 
 /** A signed-in session made directly in the database; returns the cookie value to send. */
 export async function createSession(userId: string) {
-  const sessionId = crypto.randomBytes(32).toString("base64url");
-  const now = Date.now();
-  const database = db();
-  try {
-    database
-      .prepare(
-        `INSERT INTO "Session" (id, userId, data, createdAt, authenticatedAt, lastSeenAt, expiresAt)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        sessionId,
-        userId,
-        JSON.stringify({ userId, authenticatedAt: now }),
-        now,
-        now,
-        now,
-        now + 12 * 3_600_000,
-      );
-  } finally {
-    database.close();
-  }
-  const serialized = await sessionCookie.serialize(sessionId);
+  const session = await withPrisma((client) => factories.createSession(client, { userId }));
+  const serialized = await sessionCookie.serialize(session.id);
   return serialized.split(";")[0].slice("__arc_session=".length);
 }
 
@@ -237,30 +204,19 @@ export async function createInvitation(
   const invitationId = id("i_");
   const email = `${id("e2e.inv.")}@example.test`;
   const { token, tokenHash } = invitationToken(invitationId);
-  const now = Date.now();
-  const database = db();
-  try {
-    database
-      .prepare(
-        `INSERT INTO "Invitation" (id, email, role, careSiteId, invitedById, status, tokenHash,
-           expiresAt, createdAt, updatedAt)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        invitationId,
-        email,
-        options.role ?? "clinician",
-        options.careSiteId === undefined ? anyCareSiteId() : options.careSiteId,
-        inviter.id,
-        options.status ?? "pending",
-        tokenHash,
-        now + (options.expiresInMs ?? 24 * 3_600_000),
-        now,
-        now,
-      );
-  } finally {
-    database.close();
-  }
+  const careSiteId = options.careSiteId === undefined ? anyCareSiteId() : options.careSiteId;
+  await withPrisma((client) =>
+    factories.createInvitation(client, {
+      id: invitationId,
+      email,
+      role: options.role ?? "clinician",
+      careSiteId,
+      invitedById: inviter.id,
+      status: options.status ?? "pending",
+      tokenHash,
+      expiresAt: Date.now() + (options.expiresInMs ?? 24 * 3_600_000),
+    }),
+  );
   return { id: invitationId, email, token };
 }
 

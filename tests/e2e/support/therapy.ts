@@ -8,7 +8,8 @@ import {
   STANDARD_PRESCRIPTION,
   type TherapyRecord,
 } from "../../../scripts/sim/client";
-import { createDevice, createUser, db } from "./db";
+import * as factories from "../../../prisma/factories";
+import { createUser, withPrisma } from "./db";
 import { E2E_PORT } from "./env";
 
 const ZONE = "America/Chicago";
@@ -29,33 +30,31 @@ export async function careSiteWithTherapyPatient(options: { days?: number } = {}
   const now = Date.now();
   const siteId = id("cs_");
   const serial = id("E2E").toUpperCase();
-  const database = db();
-  try {
-    database
-      .prepare(
-        `INSERT INTO "CareSite" (id, accountNumber, name, city, state, zip, country, status, timeZone, createdAt, updatedAt)
-         VALUES (?, ?, ?, 'Austin', 'Texas', '73301', 'United States', 'active', ?, ?, ?)`,
-      )
-      .run(siteId, id("ACC"), `E2E Therapy ${siteId}`, ZONE, now, now);
-  } finally {
-    database.close();
-  }
+  await withPrisma((client) =>
+    factories.createCareSite(client, {
+      id: siteId,
+      accountNumber: id("ACC"),
+      name: `E2E Therapy ${siteId}`,
+      zip: "73301",
+      timeZone: ZONE,
+    }),
+  );
   const clinician = await createUser("clinician", { careSiteIds: [siteId] });
   const patient = await createUser("patient", { careSiteIds: [siteId] });
-  const device = createDevice(serial);
-  const database2 = db();
-  try {
-    database2
-      .prepare(
-        `INSERT INTO "Pairing" (id, deviceId, patientId, careSiteId, pairedAt) VALUES (?, ?, ?, ?, ?)`,
-      )
-      .run(id("p_"), device.id, patient.id, siteId, now - (days + 1) * DAY_MS);
-  } finally {
-    database2.close();
-  }
+  const { token } = await withPrisma(async (client) => {
+    const made = await factories.createDevice(client, { id: id("d_"), serial });
+    await factories.createPairing(client, {
+      id: id("p_"),
+      deviceId: made.device.id,
+      patientId: patient.id,
+      careSiteId: siteId,
+      pairedAt: now - (days + 1) * DAY_MS,
+    });
+    return made;
+  });
 
   // One completed therapy at 10:00 each of the last `days` days, sent that evening.
-  const client = new DeviceClient(`http://127.0.0.1:${E2E_PORT}`, serial, device.token);
+  const client = new DeviceClient(`http://127.0.0.1:${E2E_PORT}`, serial, token);
   const prescription = STANDARD_PRESCRIPTION;
   for (let ago = days; ago >= 1; ago--) {
     const [y, m, d] = chicagoDay(ago);
