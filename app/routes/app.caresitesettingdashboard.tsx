@@ -41,7 +41,7 @@ import {
   careSiteDetailsValidator,
   careSiteMessages,
   notAssociatedWithDevice,
-} from "~/domain/careSites/profileSchema";
+} from "~/domain/careSites/schema";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 

@@ -20,7 +20,7 @@ import {
   updateCareSite,
 } from "~/domain/careSites/management.server";
 import type { RouteHandle } from "~/root";
-import { careSiteMessages, careSiteProfileValidator } from "~/domain/careSites/profileSchema";
+import { careSiteMessages, careSiteProfileValidator } from "~/domain/careSites/schema";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 

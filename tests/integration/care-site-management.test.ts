@@ -19,7 +19,7 @@ import {
   action as profileAction,
   loader as profileLoader,
 } from "~/routes/app.clinicprofiledetails";
-import { careSiteMessages } from "~/domain/careSites/profileSchema";
+import { careSiteMessages } from "~/domain/careSites/schema";
 import { actorOf, createCareSite, createUser, uid } from "../support/factories";
 import { bodyOf, locationOf, statusOf, type Browser } from "../support/requests";
 import { signedInBrowser } from "../support/session";

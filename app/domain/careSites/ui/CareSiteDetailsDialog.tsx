@@ -8,7 +8,7 @@ import { careSiteFormDefaults, CareSiteFormFields } from "./CareSiteProfileForm"
 import { Dialog } from "../../../ui/Dialog";
 import { FormError, SubmitButton } from "../../../ui/forms";
 import { useDirtyForm } from "../../../ui/useDirtyForm";
-import { careSiteDetailsValidator, careSiteMessages } from "~/domain/careSites/profileSchema";
+import { careSiteDetailsValidator, careSiteMessages } from "~/domain/careSites/schema";
 
 export function CareSiteDetailsDialog({
   site,
