@@ -11,7 +11,7 @@ import {
   getEnrolledMember,
   getEnrolledPatient,
   listEnrolled,
-} from "~/domain/careSites/management.server";
+} from "~/domain/careSites/members.server";
 import { getShellUser } from "~/domain/accounts/user.server";
 import { action as pageAction, loader as pageLoader } from "~/routes/app.caresitesettingdashboard";
 import { loader as csvLoader } from "~/routes/app.caresitesettingdashboard.csv";
@@ -504,7 +504,7 @@ describe("care site details dialog", () => {
       pageAction,
       browser.post(url, { ...details, careSiteId: site.id, name: "Abc", website: "" }),
     );
-    expect(statusOf(invalid)).toBe(422);
+    expect(statusOf(invalid)).toBe(400);
     expect(await bodyOf(invalid)).toMatchObject({
       fieldErrors: { name: "Must be at least 6 characters", website: "Required" },
       repopulateFields: { name: "Abc" },
@@ -783,7 +783,7 @@ describe("Care Site Profile page", () => {
         name: "Hillcrest Care",
       }),
     );
-    expect(statusOf(duplicate)).toBe(422);
+    expect(statusOf(duplicate)).toBe(400);
     expect(await bodyOf(duplicate)).toMatchObject({
       fieldErrors: { accountNumber: "accountnumber alraedy exists" },
     });
@@ -795,7 +795,7 @@ describe("Care Site Profile page", () => {
       profileAction,
       browser.post(url, { ...profile, accountNumber: "ARC00000001", zip: "12" }),
     );
-    expect(statusOf(invalid)).toBe(422);
+    expect(statusOf(invalid)).toBe(400);
     expect(await bodyOf(invalid)).toMatchObject({
       fieldErrors: {
         accountNumber: "Must be at least 12 characters",

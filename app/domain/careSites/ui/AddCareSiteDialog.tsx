@@ -4,7 +4,11 @@
 import { Link, useActionData } from "@remix-run/react";
 import { ValidatedForm, useField, useFormContext } from "remix-validated-form";
 import { COUNTRIES, US_STATES } from "~/lib/validation";
-import { addCareSiteDefaults, addCareSiteValidator, careSiteMessages } from "~/domain/careSites/schema";
+import {
+  addCareSiteDefaults,
+  addCareSiteValidator,
+  careSiteMessages,
+} from "~/domain/careSites/schema";
 import { Dialog } from "../../../ui/Dialog";
 import { FormError, SubmitButton, TextField } from "../../../ui/forms";
 

@@ -1,9 +1,59 @@
-// The fields of the care site profile form (spec 1 §2.9, §5.6), for a ValidatedForm of the Care
-// Site Profile page (account number editable) or the details dialog (account number read-only).
+// The care site profile form (spec 1 §2.9, §5.6) of the Care Site Profile page (account number
+// editable) and of the details dialog (account number read-only): its messages, its fields and
+// its Submit, enabled once a field changed.
+import { ValidatedForm, type Validator } from "remix-validated-form";
 import { CountryAndState, ReadOnlyField } from "~/domain/accounts/ui/ProfileFields";
-import { TextField } from "~/ui/forms";
+import { FormError, SubmitButton, TextField } from "~/ui/forms";
+import { useDirtyForm } from "~/ui/useDirtyForm";
 import { DEFAULT_COUNTRY } from "~/lib/validation";
+import { careSiteMessages } from "../schema";
 import { formatCareSitePhone, type CareSiteView } from "./CareSiteDetails";
+
+/** What the page's action answered: field messages (a failed save) or "nothing to save". */
+export type CareSiteFormReply = { fieldErrors?: unknown; formInfo?: string } | undefined;
+
+export function CareSiteForm({
+  validator,
+  site,
+  hidden,
+  accountNumber,
+  reply,
+}: {
+  /** The page's schema (withZod); its output type does not matter to the form. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  validator: Validator<any>;
+  site: CareSiteView;
+  /** The intent and ids the post carries. */
+  hidden: Record<string, string>;
+  accountNumber: "editable" | { readOnly: string | null };
+  reply: CareSiteFormReply;
+}) {
+  const dirty = useDirtyForm();
+  return (
+    <>
+      {reply?.fieldErrors ? <FormError message={careSiteMessages.notUpdated} /> : null}
+      {reply?.formInfo ? (
+        <div className="alert alert-info" role="status">
+          {reply.formInfo}
+        </div>
+      ) : null}
+      <ValidatedForm
+        validator={validator}
+        method="post"
+        noValidate
+        formRef={dirty.ref}
+        onChange={dirty.onChange}
+        defaultValues={careSiteFormDefaults(site)}
+      >
+        {Object.entries(hidden).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <CareSiteFormFields accountNumber={accountNumber} />
+        <SubmitButton disabled={dirty.disabled}>Submit</SubmitButton>
+      </ValidatedForm>
+    </>
+  );
+}
 
 /** The form's starting values: what is saved. */
 export function careSiteFormDefaults(site: CareSiteView) {
