@@ -18,7 +18,8 @@ import { PAGE_SIZE, pageCount, readListParams, skipFor, type ListParams } from "
 import { SITE_ROLES } from "~/domain/roles";
 import { commitSession, getSession } from "~/lib/session.server";
 import { formatDay } from "~/lib/time";
-import { notificationSummaryFor, type SummaryRow } from "~/domain/notifications/dailySummary.server";
+import { notificationSummaryFor } from "~/domain/notifications/dailySummary.server";
+import type { SummaryRow } from "~/domain/notifications/summaryRows.server";
 import type { RouteHandle } from "~/root";
 import { notificationSettingsHref } from "~/domain/notifications/schema";
 
