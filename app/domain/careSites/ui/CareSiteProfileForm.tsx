@@ -98,19 +98,9 @@ export function CareSiteFormFields({
       <div className="col-md-6">
         <TextField name="name" label="Care Site Name" autoComplete="organization" />
       </div>
-      <div className="col-md-6">
-        <TextField name="addressLine1" label="Address line 1" autoComplete="address-line1" />
-      </div>
-      <div className="col-md-6">
-        <TextField name="addressLine2" label="Address line 2" autoComplete="address-line2" />
-      </div>
+      <AddressLineFields />
       <CountryAndState />
-      <div className="col-md-6">
-        <TextField name="city" label="City" autoComplete="address-level2" />
-      </div>
-      <div className="col-md-6">
-        <TextField name="zip" label="Zip" autoComplete="postal-code" />
-      </div>
+      <CityAndZipFields />
       <div className="col-md-6">
         <TextField
           name="phone"
@@ -121,9 +111,44 @@ export function CareSiteFormFields({
           hint="With the country code, e.g. +1 512 555 0100."
         />
       </div>
+      <WebsiteField />
+    </div>
+  );
+}
+
+// Fields both care site forms share (this one and the Add Care Site dialog), in a Bootstrap row.
+
+export function AddressLineFields() {
+  return (
+    <>
       <div className="col-md-6">
-        <TextField name="website" label="Website" inputMode="text" autoComplete="url" />
+        <TextField name="addressLine1" label="Address line 1" autoComplete="address-line1" />
       </div>
+      <div className="col-md-6">
+        <TextField name="addressLine2" label="Address line 2" autoComplete="address-line2" />
+      </div>
+    </>
+  );
+}
+
+/** City and Zip; `mark` follows the labels of required fields ("*" on the Add Care Site dialog). */
+export function CityAndZipFields({ mark = "" }: { mark?: string }) {
+  return (
+    <>
+      <div className="col-md-6">
+        <TextField name="city" label={`City${mark}`} autoComplete="address-level2" />
+      </div>
+      <div className="col-md-6">
+        <TextField name="zip" label={`Zip${mark}`} autoComplete="postal-code" />
+      </div>
+    </>
+  );
+}
+
+export function WebsiteField() {
+  return (
+    <div className="col-md-6">
+      <TextField name="website" label="Website" inputMode="text" autoComplete="url" />
     </div>
   );
 }
