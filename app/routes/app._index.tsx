@@ -8,7 +8,6 @@ import {
   ADD_CARE_SITE_DIALOG,
   AdminDashboard,
   DASHBOARD_TABS,
-  DEFAULT_CARE_SITE_PHOTO,
   DEFAULT_TAB,
   LIST_PREFIX,
   type AdminDashboardData,
@@ -16,26 +15,28 @@ import {
 } from "~/domain/careSites/ui/AdminDashboard";
 import { rememberCareSite, requireActor } from "~/domain/actor.server";
 import type { Actor } from "~/domain/access.server";
+import { formReply, parseForm, withoutSecrets } from "~/lib/form.server";
 import { readForm } from "~/lib/formBody.server";
 import { badRequest, clientIp, forbidden, notFoundUnless } from "~/lib/http.server";
-import { pageCount, readListParams } from "~/lib/listParams";
-import { photoUrl } from "~/lib/photoUrl";
+import { readListParams } from "~/lib/listParams";
 import { invitationsPath, isProviderRole, isSiteRole, STAFF_ROLES } from "~/domain/roles";
 import { commitSession, flash, getSession } from "~/lib/session.server";
 import {
   CARE_SITE_SORTS,
-  FORM_TOKEN_REGEX,
   PERSON_SORTS,
-  addCareSiteFromForm,
+  createCareSite,
   getEnrolledCounts,
-  getPatientLinks,
   getPersonNotice,
-  listCareSites,
-  listEnrolledPeople,
   newFormToken,
-  type EnrolledRole,
 } from "~/domain/careSites/careSite.server";
-import { patientProfileHref } from "~/domain/patients/profileLink";
+import { careSiteList, personList } from "~/domain/careSites/adminLists.server";
+import {
+  addCareSiteSchema,
+  careSiteInput,
+  careSiteMessages,
+  chooseCareSiteSchema,
+  formTokenSchema,
+} from "~/domain/careSites/schema";
 import { CareSiteDashboard } from "~/domain/adherence/ui/CareSiteDashboard";
 import {
   careSiteDashboard,
@@ -103,8 +104,10 @@ export async function action({ request }: ActionFunctionArgs) {
   switch (form.get("intent")) {
     case "chooseCareSite": {
       if (!isSiteRole(user.role)) forbidden();
+      const choice = await parseForm(form, chooseCareSiteSchema);
       const session = await getSession(request);
-      notFoundUnless(rememberCareSite(session, user, form.get("careSiteId")) !== "refused");
+      const careSiteId = choice.ok ? choice.data.careSiteId : null;
+      notFoundUnless(rememberCareSite(session, user, careSiteId) !== "refused");
       return redirect("/app", { headers: { "Set-Cookie": await commitSession(session) } });
     }
     case "addCareSite":
@@ -130,9 +133,36 @@ async function adminDashboard(request: Request, actor: Actor): Promise<AdminDash
     ? (tabParam as DashboardTab)
     : DEFAULT_TAB;
   const noticeId = url.searchParams.get("notice");
+  // A person row's warning: this page with the same list parameters and the row's notice.
+  const noticeHref = (userId: string) => {
+    const search = new URLSearchParams({ tab });
+    for (const [k, v] of url.searchParams) {
+      if (!["tab", "notice", "dialog", "index"].includes(k)) search.append(k, v);
+    }
+    search.set("notice", userId);
+    return `/app?${search.toString()}#list`;
+  };
   const [counts, list, notice] = await Promise.all([
     getEnrolledCounts(actor),
-    tab === "caresite" ? careSiteList(url, actor) : personList(url, tab, actor),
+    tab === "caresite"
+      ? careSiteList(
+          actor,
+          readListParams(url, {
+            sorts: CARE_SITE_SORTS,
+            defaultSort: "name",
+            prefix: LIST_PREFIX[tab],
+          }),
+        )
+      : personList(
+          actor,
+          tab,
+          readListParams(url, {
+            sorts: PERSON_SORTS,
+            defaultSort: "lastName",
+            prefix: LIST_PREFIX[tab],
+          }),
+          noticeHref,
+        ),
     noticeId && tab !== "caresite" ? getPersonNotice(actor, tab, noticeId) : null,
   ]);
   const invitations = invitationsPath(actor.role);
@@ -148,113 +178,37 @@ async function adminDashboard(request: Request, actor: Actor): Promise<AdminDash
   };
 }
 
-/** Runs a list query; a page past the end shows the last page instead of an empty one. */
-async function lastPageIfPast<P extends { page: number }, T extends { total: number }>(
-  params: P,
-  run: (params: P) => Promise<T>,
-) {
-  const result = await run(params);
-  const last = pageCount(result.total);
-  if (params.page <= last) return { params, result };
-  const clamped = { ...params, page: last };
-  return { params: clamped, result: await run(clamped) };
-}
-
-async function careSiteList(url: URL, actor: Actor) {
-  const { params, result } = await lastPageIfPast(
-    readListParams(url, {
-      sorts: CARE_SITE_SORTS,
-      defaultSort: "name",
-      prefix: LIST_PREFIX.caresite,
-    }),
-    (p) => listCareSites(actor, p),
-  );
-  return {
-    tab: "caresite" as const,
-    params,
-    total: result.total,
-    rows: result.rows.map((site) => ({
-      id: site.id,
-      name: site.name,
-      city: site.city,
-      state: site.state,
-      zip: site.zip,
-      photoUrl: site.photoId ? photoUrl(site.photoId) : DEFAULT_CARE_SITE_PHOTO,
-      href: `/app/clinicprofiledetails?c_id=${encodeURIComponent(site.id)}`,
-    })),
-  };
-}
-
-async function personList(url: URL, role: EnrolledRole, actor: Actor) {
-  const { params, result } = await lastPageIfPast(
-    readListParams(url, {
-      sorts: PERSON_SORTS,
-      defaultSort: "lastName",
-      prefix: LIST_PREFIX[role],
-    }),
-    (p) => listEnrolledPeople(actor, { ...p, role }),
-  );
-  const patientLinks =
-    role === "patient"
-      ? await getPatientLinks(
-          actor,
-          result.rows.filter((r) => r.status === "Accepted").map((r) => r.id),
-        )
-      : null;
-  const noticeHref = (userId: string) => {
-    const search = new URLSearchParams({ tab: role });
-    for (const [k, v] of url.searchParams) {
-      if (!["tab", "notice", "dialog", "index"].includes(k)) search.append(k, v);
-    }
-    search.set("notice", userId);
-    return `/app?${search.toString()}#list`;
-  };
-  // Row clicks (spec 2 §2): accepted staff open their profile; an accepted patient opens the
-  // patient profile when a device is paired, else shows the warning; pending rows the warning.
-  const hrefOf = (row: (typeof result.rows)[number]) => {
-    if (row.status !== "Accepted") return noticeHref(row.id);
-    if (role !== "patient") return `/app/userinfo/${encodeURIComponent(row.id)}`;
-    const link = patientLinks?.get(row.id);
-    if (!link?.pairId) return noticeHref(row.id);
-    return patientProfileHref({
-      profileId: row.id,
-      clinicId: link.careSiteId,
-      pairId: link.pairId,
-    });
-  };
-  return {
-    tab: role,
-    params,
-    total: result.total,
-    rows: result.rows.map((row) => ({
-      id: row.id,
-      firstName: row.firstName,
-      lastName: row.lastName,
-      email: row.email,
-      status: row.status,
-      photoUrl: photoUrl(row.photoId),
-      href: hrefOf(row),
-    })),
-  };
-}
-
 // --- Add Care Site -----------------------------------------------------------------------------
 
 async function addCareSite(request: Request, form: FormData, user: Actor) {
-  const tokens = form.getAll("formToken");
-  const formToken = tokens[0];
-  if (tokens.length !== 1 || typeof formToken !== "string" || !FORM_TOKEN_REGEX.test(formToken)) {
-    badRequest("The form is incomplete");
-  }
-  const outcome = await addCareSiteFromForm(user, form, { formToken, ip: clientIp(request) });
-  if (!outcome.ok) {
-    // The shape of remix-validated-form's validationError (field messages and the values typed,
-    // so the form shows them again), plus the form-level alert of a duplicate.
-    const { status, fieldErrors, values, formError } = outcome;
-    return data({ fieldErrors, repopulateFields: values, formError }, { status });
+  // The form's one token (a second post of the same rendering is recognised) comes before its fields.
+  const token = await parseForm(form, formTokenSchema);
+  if (!token.ok) badRequest("The form is incomplete");
+  const fields = await parseForm(form, addCareSiteSchema);
+  if (!fields.ok) return fields.reply;
+  const outcome = await createCareSite(user, careSiteInput(fields.data), {
+    formToken: token.data.formToken,
+    ip: clientIp(request),
+  });
+  const values = Object.fromEntries(form);
+  switch (outcome.status) {
+    case "forbidden":
+      return forbidden();
+    case "accountNumberTaken":
+      return formReply({ accountNumber: careSiteMessages.accountNumberExists }, values);
+    case "duplicate":
+      // A form-level alert beside the values typed: the same care site exists in this city.
+      return data(
+        {
+          fieldErrors: {},
+          repopulateFields: withoutSecrets(values),
+          formError: careSiteMessages.alreadyExists(fields.data.name),
+        },
+        { status: 409 },
+      );
   }
   const session = await getSession(request);
-  flash(session, "success", outcome.message);
+  flash(session, "success", careSiteMessages.added);
   return redirect("/app?tab=caresite", {
     headers: { "Set-Cookie": await commitSession(session) },
   });

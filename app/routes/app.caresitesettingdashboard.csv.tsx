@@ -9,11 +9,10 @@ import { SITE_ROLES } from "~/domain/roles";
 import {
   DEFAULT_ENROLLED_ROLE,
   DEFAULT_ENROLLED_SORT,
-  exportEnrolledCsv,
   isEnrolledRole,
-  recordCsvExport,
   sortsFor,
-} from "~/domain/careSites/management.server";
+} from "~/domain/careSites/members.server";
+import { exportEnrolledCsv, recordCsvExport } from "~/domain/careSites/membersCsv.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireActor(request, SITE_ROLES);

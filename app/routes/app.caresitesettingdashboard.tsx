@@ -5,14 +5,15 @@
 // with any device"). Posts: intent details | withdraw, and a multipart intent picture.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { validationError } from "remix-validated-form";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CareSiteDetailsCard, CareSiteDetailsLink } from "~/domain/careSites/ui/CareSiteDetails";
 import { CareSiteDetailsDialog } from "~/domain/careSites/ui/CareSiteDetailsDialog";
 import { CareSiteCountCards, CareSiteMemberTable } from "~/domain/careSites/ui/CareSiteMembers";
+import { CareSitePicker } from "~/domain/careSites/ui/CareSitePicker";
 import { ConfirmDialog, useCloseHref, useDialogHref } from "~/ui/Dialog";
+import type { Actor } from "~/domain/access.server";
+import { parseForm } from "~/lib/form.server";
 import { readForm } from "~/lib/formBody.server";
-import { patientProfileHref } from "~/domain/patients/profileLink";
 import { requireActor } from "~/domain/actor.server";
 import { badRequest, clientIp, forbidden, notFound, notFoundUnless } from "~/lib/http.server";
 import { readListParams } from "~/lib/listParams";
@@ -21,48 +22,43 @@ import { SITE_ROLES } from "~/domain/roles";
 import { commitSession, flash, getSession } from "~/lib/session.server";
 import { parsePhotoUpload } from "~/lib/uploads.server";
 import {
+  getManagedCareSite,
+  setManagedCareSitePicture,
+  updateCareSite,
+} from "~/domain/careSites/management.server";
+import {
   countEnrolled,
   DEFAULT_ENROLLED_ROLE,
   DEFAULT_ENROLLED_SORT,
-  getEnrolledMember,
-  getEnrolledPatient,
-  getManagedCareSite,
   isEnrolledRole,
   listEnrolled,
-  mayWithdraw,
-  setManagedCareSitePicture,
+  memberRowsFor,
+  noDeviceNotice,
   sortsFor,
-  updateCareSite,
+  withdrawableMember,
   withdrawMembership,
   type EnrolledRole,
-} from "~/domain/careSites/management.server";
+} from "~/domain/careSites/members.server";
 import type { RouteHandle } from "~/root";
 import {
-  careSiteDetailsValidator,
+  careSiteDetailsSchema,
+  careSiteIdSchema,
   careSiteMessages,
-  notAssociatedWithDevice,
-} from "~/domain/careSites/profileSchema";
-
-export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
+  withdrawSchema,
+} from "~/domain/careSites/schema";
 
 export const handle: RouteHandle = { heading: "Care Site" };
-export const meta: MetaFunction = () => [{ title: "Care Site | ARC Connect" }];
 
 const PATH = "/app/caresitesettingdashboard";
 
 /** The page of a care site and list, keeping the named parameters of `from` (links, redirects). */
-function pageUrl(careSiteId: string, from: URLSearchParams, keep: string[]) {
+function pageUrl(careSiteId: string, from: URLSearchParams, keep: string[], path = PATH) {
   const search = new URLSearchParams({ c: careSiteId });
   for (const key of keep) {
     const value = from.get(key);
     if (value) search.set(key, value);
   }
-  return `${PATH}?${search.toString()}`;
-}
-
-function readView(search: URLSearchParams): EnrolledRole {
-  const view = search.get("view");
-  return isEnrolledRole(view) ? view : DEFAULT_ENROLLED_ROLE;
+  return `${path}?${search.toString()}`;
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -73,7 +69,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!careSiteId) return { careSites, page: null };
   const site = notFoundUnless(await getManagedCareSite(user, careSiteId));
 
-  const view = readView(url.searchParams);
+  const requested = url.searchParams.get("view");
+  const view = isEnrolledRole(requested) ? requested : DEFAULT_ENROLLED_ROLE;
   const params = readListParams(url, { sorts: sortsFor(view), defaultSort: DEFAULT_ENROLLED_SORT });
   const [counts, list] = await Promise.all([
     countEnrolled(user, site.id),
@@ -82,15 +79,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
   const dialog = url.searchParams.get("dialog");
   const withdrawId = dialog === "withdraw" ? url.searchParams.get("m") : null;
-  const target = withdrawId ? await getEnrolledMember(user, site.id, withdrawId) : null;
+  const target = withdrawId ? await withdrawableMember(user, site.id, withdrawId) : null;
   const noticeId = url.searchParams.get("notice");
-  const unpaired = noticeId ? await getEnrolledPatient(user, site.id, noticeId) : null;
+  const notice = noticeId ? await noDeviceNotice(user, site.id, noticeId) : null;
 
-  const csv = new URLSearchParams({ c: site.id, view });
-  for (const key of ["q", "sort", "order"]) {
-    const value = url.searchParams.get(key);
-    if (value) csv.set(key, value);
-  }
+  const csv = new URLSearchParams(url.searchParams);
+  csv.set("view", view);
   const { siteRole: _siteRole, canEdit, photoId, ...details } = site;
   return {
     careSites,
@@ -100,31 +94,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       params,
       counts,
       total: list.total,
-      rows: list.rows.map((row) => ({
-        membershipId: row.membershipId,
-        userId: row.userId,
-        firstName: row.firstName,
-        lastName: row.lastName,
-        speciality: row.speciality,
-        photoUrl: photoUrl(row.photoId),
-        href:
-          row.role !== "patient"
-            ? `/app/userinfo/${row.userId}`
-            : row.pairId
-              ? patientProfileHref({ profileId: row.userId, clinicId: site.id, pairId: row.pairId })
-              : null,
-        canRemove: mayWithdraw(user, site.id, row),
-      })),
-      csvHref: `${PATH}/csv?${csv.toString()}`,
+      rows: memberRowsFor(user, site.id, list.rows),
+      csvHref: pageUrl(site.id, csv, ["view", "q", "sort", "order"], `${PATH}/csv`),
       dialog: dialog === "details" ? ("details" as const) : null,
-      withdraw:
-        target && mayWithdraw(user, site.id, target)
-          ? { membershipId: target.membershipId, careSiteId: site.id }
-          : null,
-      notice:
-        unpaired && !unpaired.pairId
-          ? notAssociatedWithDevice(unpaired.firstName, unpaired.lastName)
-          : null,
+      withdraw: target ? { membershipId: target.membershipId, careSiteId: site.id } : null,
+      notice,
       // The invitations screen of the user's role, its dialog open (spec 1 §2.3, spec 2 §5):
       // a clinicadmin invites any of the three roles, a clinician only patients.
       invite:
@@ -151,11 +125,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const upload = await parsePhotoUpload(request, "picture");
     if (!upload.ok) return data({ photoError: upload.message }, { status: 400 });
     if (upload.formData.get("intent") !== "picture") badRequest();
-    const careSiteId = upload.formData.get("careSiteId");
-    const site = notFoundUnless(
-      typeof careSiteId === "string" ? await getManagedCareSite(user, careSiteId) : null,
-    );
-    if (!site.canEdit) forbidden();
+    const site = await editableSite(user, upload.formData);
     if (!upload.photo)
       return data({ photoError: careSiteMessages.pictureMissing }, { status: 400 });
     const saved = await setManagedCareSitePicture(user, site.id, upload.photo, { ip });
@@ -167,14 +137,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = form.get("intent");
   if (intent === "details") {
-    const careSiteId = form.get("careSiteId");
-    const site = notFoundUnless(
-      typeof careSiteId === "string" ? await getManagedCareSite(user, careSiteId) : null,
-    );
-    if (!site.canEdit) forbidden();
-    const result = await careSiteDetailsValidator.validate(form);
-    if (result.error) return validationError(result.error, result.submittedData);
-    const outcome = await updateCareSite(user, site.id, result.data, { ip });
+    const site = await editableSite(user, form);
+    const fields = await parseForm(form, careSiteDetailsSchema);
+    if (!fields.ok) return fields.reply;
+    const outcome = await updateCareSite(user, site.id, fields.data, { ip });
     if (outcome.status === "notFound") forbidden();
     if (outcome.status === "unchanged")
       return data({ formInfo: careSiteMessages.unchanged }, { status: 400 });
@@ -182,9 +148,9 @@ export async function action({ request }: ActionFunctionArgs) {
     return done(site.id, careSiteMessages.detailsUpdated, ["view", "q", "sort", "order", "page"]);
   }
   if (intent === "withdraw") {
-    const membershipId = form.get("membershipId");
-    if (typeof membershipId !== "string" || !membershipId) badRequest();
-    const outcome = await withdrawMembership(user, membershipId, { ip });
+    const ids = await parseForm(form, withdrawSchema);
+    if (!ids.ok) badRequest();
+    const outcome = await withdrawMembership(user, ids.data.membershipId, { ip });
     if (!outcome.ok) {
       if (outcome.reason === "forbidden") forbidden();
       notFound();
@@ -196,6 +162,14 @@ export async function action({ request }: ActionFunctionArgs) {
     );
   }
   badRequest();
+}
+
+/** The care site a post names: 404 unless it is one of the actor's, 403 unless they may edit it. */
+async function editableSite(user: Actor, form: FormData) {
+  const ids = await parseForm(form, careSiteIdSchema);
+  const site = notFoundUnless(ids.ok ? await getManagedCareSite(user, ids.data.careSiteId) : null);
+  if (!site.canEdit) forbidden();
+  return site;
 }
 
 type ActionData = { fieldErrors?: unknown; formInfo?: string; photoError?: string } | undefined;
@@ -217,24 +191,7 @@ export default function CareSiteManagement() {
     <>
       <div className="card mb-3">
         <div className="card-body d-flex flex-wrap gap-3 align-items-end justify-content-between">
-          <Form method="get" className="d-flex gap-2 align-items-end">
-            <input type="hidden" name="view" value={view} />
-            <div>
-              <label htmlFor="care-site-choice" className="form-label">
-                Care Site
-              </label>
-              <select id="care-site-choice" name="c" className="form-select" defaultValue={site.id}>
-                {careSites.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <button type="submit" className="btn btn-outline-primary">
-              Show
-            </button>
-          </Form>
+          <CareSitePicker careSites={careSites} careSiteId={site.id} query={{ view }} />
           <Link to={dialogHref("details")} className="btn btn-primary" preventScrollReset>
             Care site details
           </Link>
@@ -284,3 +241,7 @@ export default function CareSiteManagement() {
     </>
   );
 }
+
+export const meta: MetaFunction = () => [{ title: "Care Site | ARC Connect" }];
+
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";

@@ -3,12 +3,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { ValidatedForm, validationError } from "remix-validated-form";
 import { CareSiteDetailsCard } from "~/domain/careSites/ui/CareSiteDetails";
-import { careSiteFormDefaults, CareSiteFormFields } from "~/domain/careSites/ui/CareSiteProfileForm";
-import { FormError, SubmitButton } from "~/ui/forms";
-import { useDirtyForm } from "~/ui/useDirtyForm";
+import { CareSiteForm, type CareSiteFormReply } from "~/domain/careSites/ui/CareSiteProfileForm";
 import { requireActor } from "~/domain/actor.server";
+import { formReply, parseForm } from "~/lib/form.server";
 import { readForm } from "~/lib/formBody.server";
 import { badRequest, clientIp, notFound, notFoundUnless } from "~/lib/http.server";
 import { photoUrl } from "~/lib/photoUrl";
@@ -20,12 +18,13 @@ import {
   updateCareSite,
 } from "~/domain/careSites/management.server";
 import type { RouteHandle } from "~/root";
-import { careSiteMessages, careSiteProfileValidator } from "~/domain/careSites/profileSchema";
-
-export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
+import {
+  careSiteMessages,
+  careSiteProfileSchema,
+  careSiteProfileValidator,
+} from "~/domain/careSites/schema";
 
 export const handle: RouteHandle = { heading: "Care Site Profile" };
-export const meta: MetaFunction = () => [{ title: "Care Site Profile | ARC Connect" }];
 
 function careSiteIdOf(request: Request) {
   return new URL(request.url).searchParams.get("c_id") ?? "";
@@ -49,18 +48,18 @@ export async function action({ request }: ActionFunctionArgs) {
   const site = notFoundUnless(careSiteId ? await getCareSiteProfile(user, careSiteId) : null);
   const form = await readForm(request);
   if (form.get("intent") !== "profile") badRequest();
-  const result = await careSiteProfileValidator.validate(form);
-  if (result.error) return validationError(result.error, result.submittedData);
-  const outcome = await updateCareSite(user, site.id, result.data, { ip: clientIp(request) });
+  const fields = await parseForm(form, careSiteProfileSchema);
+  if (!fields.ok) return fields.reply;
+  const outcome = await updateCareSite(user, site.id, fields.data, { ip: clientIp(request) });
   switch (outcome.status) {
     case "notFound":
       return notFound();
     case "unchanged":
       return data({ formInfo: careSiteMessages.unchanged }, { status: 400 });
     case "duplicateAccountNumber":
-      return validationError(
-        { fieldErrors: { accountNumber: careSiteMessages.accountNumberExists } },
-        result.submittedData,
+      return formReply(
+        { accountNumber: careSiteMessages.accountNumberExists },
+        Object.fromEntries(form),
       );
     case "updated": {
       const session = await getSession(request);
@@ -74,32 +73,19 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function CareSiteProfile() {
   const { site, admins } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as
-    { fieldErrors?: unknown; formInfo?: string } | undefined;
-  const dirty = useDirtyForm();
+  const actionData = useActionData<typeof action>() as CareSiteFormReply;
   return (
     <div className="row g-3">
       <div className="col-lg-8">
         <div className="card">
           <div className="card-body">
-            {actionData?.fieldErrors ? <FormError message={careSiteMessages.notUpdated} /> : null}
-            {actionData?.formInfo ? (
-              <div className="alert alert-info" role="status">
-                {actionData.formInfo}
-              </div>
-            ) : null}
-            <ValidatedForm
+            <CareSiteForm
               validator={careSiteProfileValidator}
-              method="post"
-              noValidate
-              formRef={dirty.ref}
-              onChange={dirty.onChange}
-              defaultValues={careSiteFormDefaults(site)}
-            >
-              <input type="hidden" name="intent" value="profile" />
-              <CareSiteFormFields accountNumber="editable" />
-              <SubmitButton disabled={dirty.disabled}>Submit</SubmitButton>
-            </ValidatedForm>
+              site={site}
+              hidden={{ intent: "profile" }}
+              accountNumber="editable"
+              reply={actionData}
+            />
           </div>
         </div>
       </div>
@@ -134,3 +120,7 @@ export default function CareSiteProfile() {
     </div>
   );
 }
+
+export const meta: MetaFunction = () => [{ title: "Care Site Profile | ARC Connect" }];
+
+export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";

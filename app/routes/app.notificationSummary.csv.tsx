@@ -9,7 +9,8 @@ import { requireActor } from "~/domain/actor.server";
 import { badRequest, clientIp, notFoundUnless } from "~/lib/http.server";
 import { SITE_ROLES } from "~/domain/roles";
 import { audit } from "~/domain/audit.server";
-import { summaryDownloadFor, summaryReportName } from "~/domain/notifications/dailySummary.server";
+import { summaryDownloadFor } from "~/domain/notifications/dailySummary.server";
+import { summaryReportName } from "~/domain/notifications/summaryRows.server";
 import { notificationMessages } from "~/domain/notifications/schema";
 
 const DAY_REGEX = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;

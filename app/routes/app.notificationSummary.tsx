@@ -12,13 +12,16 @@ import {
   type SummarySort,
 } from "~/domain/notifications/ui/NotificationSummary";
 import { rememberCareSite, requireActor } from "~/domain/actor.server";
+import { chooseCareSiteSchema } from "~/domain/careSites/schema";
+import { parseForm } from "~/lib/form.server";
 import { readForm } from "~/lib/formBody.server";
 import { badRequest, notFoundUnless } from "~/lib/http.server";
 import { PAGE_SIZE, pageCount, readListParams, skipFor, type ListParams } from "~/lib/listParams";
 import { SITE_ROLES } from "~/domain/roles";
 import { commitSession, getSession } from "~/lib/session.server";
 import { formatDay } from "~/lib/time";
-import { notificationSummaryFor, type SummaryRow } from "~/domain/notifications/dailySummary.server";
+import { notificationSummaryFor } from "~/domain/notifications/dailySummary.server";
+import type { SummaryRow } from "~/domain/notifications/summaryRows.server";
 import type { RouteHandle } from "~/root";
 import { notificationSettingsHref } from "~/domain/notifications/schema";
 
@@ -124,8 +127,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireActor(request, SITE_ROLES);
   const form = await readForm(request);
   if (form.get("intent") !== "chooseCareSite") badRequest("Unknown intent");
+  const choice = await parseForm(form, chooseCareSiteSchema);
   const session = await getSession(request);
-  notFoundUnless(rememberCareSite(session, user, form.get("careSiteId")) !== "refused");
+  const careSiteId = choice.ok ? choice.data.careSiteId : null;
+  notFoundUnless(rememberCareSite(session, user, careSiteId) !== "refused");
   return redirect(PATH, { headers: { "Set-Cookie": await commitSession(session) } });
 }
 

@@ -174,6 +174,7 @@ async function main() {
     process.env.SESSION_SECRET = crypto.randomBytes(32).toString("hex");
     process.env.NODE_ENV = "production";
     const models = await import("../../app/domain/careSites/careSite.server");
+    const { listQueries } = await import("../../app/domain/careSites/sql.server");
     const { configureDatabase, disconnectDatabase } = await import("../../app/lib/db.server");
     await configureDatabase();
 
@@ -262,7 +263,7 @@ async function main() {
     for (const c of cases) results.push(await time(c));
     await disconnectDatabase();
 
-    const plans = explain(made.file, models.listQueries, people, base);
+    const plans = explain(made.file, listQueries, people, base);
     const section = render({ results, made, buildSeconds, plans });
     console.log(section);
     writeSection("lists", section);
@@ -271,7 +272,7 @@ async function main() {
   }
 }
 
-type Queries = typeof import("../../app/domain/careSites/careSite.server").listQueries;
+type Queries = typeof import("../../app/domain/careSites/sql.server").listQueries;
 
 /** SQLite's plan of the page query of the main cases, as `EXPLAIN QUERY PLAN` prints it. */
 function explain(

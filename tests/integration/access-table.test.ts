@@ -29,17 +29,18 @@ import {
   listCareSites,
 } from "~/domain/careSites/careSite.server";
 import {
-  countEnrolled,
-  exportEnrolledCsv,
   getCareSiteProfile,
   getManagedCareSite,
-  listEnrolled,
   setManagedCareSitePicture,
   updateCareSite,
-  withdrawMembership,
 } from "~/domain/careSites/management.server";
+import { countEnrolled, listEnrolled, withdrawMembership } from "~/domain/careSites/members.server";
+import { exportEnrolledCsv } from "~/domain/careSites/membersCsv.server";
 import { findDialog, sendMessage } from "~/domain/chat/chat.server";
-import { notificationSummaryFor, summaryDownloadFor } from "~/domain/notifications/dailySummary.server";
+import {
+  notificationSummaryFor,
+  summaryDownloadFor,
+} from "~/domain/notifications/dailySummary.server";
 import { careSiteDashboard, dashboardCsv } from "~/domain/adherence/dashboard.server";
 import { sendHelpMessage } from "~/domain/help/help.server";
 import {

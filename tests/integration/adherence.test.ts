@@ -7,19 +7,21 @@ import { prisma } from "~/lib/db.server";
 import { finaliseAdherence, finaliseAdherenceJob, SITE_MARKER_JOB } from "~/jobs/adherence.server";
 import { runJob } from "~/jobs/scheduler.server";
 import {
-  adherenceAsOf,
-  adherenceBelow,
   recomputeFrom,
   dashboardDay,
   finaliseDays,
+  rebuildAll,
+  recomputePatientDays,
+} from "~/domain/adherence/adherence.server";
+import {
+  adherenceAsOf,
+  adherenceBelow,
   goalsUpdated,
   missedThreeOrMore,
   neverTransmitted,
-  rebuildAll,
-  recomputePatientDays,
   therapyAdjustments,
   transmissionStats,
-} from "~/domain/adherence/adherence.server";
+} from "~/domain/adherence/sql/dashboard.server";
 import { createCareSite, createUser, uid } from "../support/factories";
 
 const ALL = "mon,tue,wed,thu,fri,sat,sun";

@@ -501,7 +501,7 @@ describe("Add Care Site", () => {
   it("answers field errors with the spec's messages and keeps what was typed", async () => {
     const browser = await admin();
     const result = await post(browser, form({ name: "", state: "Texass", zip: "1" }));
-    expect(statusOf(result)).toBe(422);
+    expect(statusOf(result)).toBe(400);
     const body = await bodyOf<{
       fieldErrors: Record<string, string>;
       repopulateFields: Record<string, string>;
@@ -519,7 +519,7 @@ describe("Add Care Site", () => {
     const accountNumber = `AN${crypto.randomInt(1e6, 9e6)}`;
     expect(statusOf(await post(browser, form({ accountNumber })))).toBe(302);
     const again = await post(browser, form({ accountNumber }));
-    expect(statusOf(again)).toBe(422);
+    expect(statusOf(again)).toBe(400);
     expect((await bodyOf<{ fieldErrors: unknown }>(again)).fieldErrors).toEqual({
       accountNumber: "accountnumber alraedy exists",
     });
@@ -572,7 +572,7 @@ describe("Add Care Site", () => {
       post(browser, numbered),
       post(browser, { ...numbered, formToken: crypto.randomUUID(), name: word() }),
     ]);
-    expect(twice.map(statusOf).sort()).toEqual([302, 422]);
+    expect(twice.map(statusOf).sort()).toEqual([302, 400]);
     expect(await prisma.careSite.count({ where: { accountNumber: numbered.accountNumber } })).toBe(
       1,
     );

@@ -11,7 +11,7 @@ import {
   getEnrolledMember,
   getEnrolledPatient,
   listEnrolled,
-} from "~/domain/careSites/management.server";
+} from "~/domain/careSites/members.server";
 import { getShellUser } from "~/domain/accounts/user.server";
 import { action as pageAction, loader as pageLoader } from "~/routes/app.caresitesettingdashboard";
 import { loader as csvLoader } from "~/routes/app.caresitesettingdashboard.csv";
@@ -19,7 +19,7 @@ import {
   action as profileAction,
   loader as profileLoader,
 } from "~/routes/app.clinicprofiledetails";
-import { careSiteMessages } from "~/domain/careSites/profileSchema";
+import { careSiteMessages } from "~/domain/careSites/schema";
 import { actorOf, createCareSite, createUser, uid } from "../support/factories";
 import { bodyOf, locationOf, statusOf, type Browser } from "../support/requests";
 import { signedInBrowser } from "../support/session";
@@ -504,7 +504,7 @@ describe("care site details dialog", () => {
       pageAction,
       browser.post(url, { ...details, careSiteId: site.id, name: "Abc", website: "" }),
     );
-    expect(statusOf(invalid)).toBe(422);
+    expect(statusOf(invalid)).toBe(400);
     expect(await bodyOf(invalid)).toMatchObject({
       fieldErrors: { name: "Must be at least 6 characters", website: "Required" },
       repopulateFields: { name: "Abc" },
@@ -784,7 +784,7 @@ describe("Care Site Profile page", () => {
         name: "Hillcrest Care",
       }),
     );
-    expect(statusOf(duplicate)).toBe(422);
+    expect(statusOf(duplicate)).toBe(400);
     expect(await bodyOf(duplicate)).toMatchObject({
       fieldErrors: { accountNumber: "accountnumber alraedy exists" },
     });
@@ -796,7 +796,7 @@ describe("Care Site Profile page", () => {
       profileAction,
       browser.post(url, { ...profile, accountNumber: "ARC00000001", zip: "12" }),
     );
-    expect(statusOf(invalid)).toBe(422);
+    expect(statusOf(invalid)).toBe(400);
     expect(await bodyOf(invalid)).toMatchObject({
       fieldErrors: {
         accountNumber: "Must be at least 12 characters",

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { dashboardCsvOf } from "~/domain/adherence/dashboard.server";
-import { summaryCsv, type SummaryRow } from "~/domain/notifications/dailySummary.server";
+import { summaryCsv, type SummaryRow } from "~/domain/notifications/summaryRows.server";
 import { deviceStatsCsv } from "~/domain/deviceStats/deviceStats.server";
 import { loader as enrolledCsvLoader } from "~/routes/app.caresitesettingdashboard.csv";
 import { armedCells, csvRecords, disarmed, FORMULA_CELLS } from "../support/csvInjection";

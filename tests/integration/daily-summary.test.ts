@@ -20,14 +20,14 @@ import {
 } from "~/jobs/dailySummary.server";
 import { jobs } from "~/jobs/housekeeping.server";
 import { startBackground, stopBackground } from "~/jobs/lifecycle.server";
+import { runDailySummary } from "~/domain/notifications/dailySummary.server";
 import {
   archivedSummaryCsv,
-  runDailySummary,
   summaryArchive,
   summaryReportName,
   summaryRows,
   type SummaryRow,
-} from "~/domain/notifications/dailySummary.server";
+} from "~/domain/notifications/summaryRows.server";
 import { ingestTransmission } from "~/domain/devices/ingest.server";
 import { readNotificationSettings } from "~/domain/notifications/settings.server";
 import { addDays } from "~/domain/adherence/score";

@@ -9,7 +9,7 @@ import {
   careSiteProfileSchema,
   careSiteProfileValidator,
   notAssociatedWithDevice,
-} from "~/domain/careSites/profileSchema";
+} from "~/domain/careSites/schema";
 import { US_STATES } from "~/lib/validation";
 
 function issuesByField(schema: z.ZodTypeAny, input: unknown) {

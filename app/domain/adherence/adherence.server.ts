@@ -1,6 +1,7 @@
 // The adherence engine's storage side: reads therapies, goals and pairings, lets
 // domain/adherence/score.ts do the maths, and keeps DailyAdherence (one row per patient and
-// calendar day) current; plus the care-site-scoped queries the dashboards read (DESIGN.md §5).
+// calendar day) current. Its statements are in sql/recompute.server.ts; the care-site-scoped
+// queries the dashboards read (DESIGN.md §5) in sql/dashboard.server.ts.
 //
 // Rules (docs/decisions.md, "Adherence"):
 // - Every row is derived from the raw data (therapies, goals, pairings), never from other rows,
@@ -11,23 +12,30 @@
 //   the zone of the patient's first accepted membership; else America/Chicago.
 // - Rows run from the patient's first pairing day to the patient's "today" (the zone of the
 //   newest pairing's care site): today's row is provisional until the day is finalised.
-import { Prisma } from "~/generated/prisma/client";
-import { prisma, readWriteTransaction } from "~/lib/db.server";
+import { readWriteTransaction } from "~/lib/db.server";
 import { DEFAULT_TIME_ZONE, dayInZone, yesterdayInZone } from "~/lib/time";
 import {
   addDays,
   buildDailyRows,
   dayMapper,
-  dayStart,
-  MISSED_DAYS_THRESHOLD,
   SCORE_WINDOW_DAYS,
   type DailyRow,
   type DayCounts,
   type GoalInput,
 } from "~/domain/adherence/score";
-
-type Tx = Parameters<Parameters<typeof readWriteTransaction>[0]>[0];
-type Db = Tx | typeof prisma;
+import { careSiteTimeZone } from "./sql/dashboard.server";
+import {
+  contextRows,
+  deleteRows,
+  dequeue,
+  finalisedPatients,
+  pairedPatientsOnly,
+  queuedPatients,
+  upsertRows,
+  windowRows,
+  type Tx,
+} from "./sql/recompute.server";
+import { toMs } from "./sql/rows";
 
 const DAY_MS = 86_400_000;
 /** Zones lie within UTC-12..UTC+14: two days either side of a UTC day cover any zone's day. */
@@ -41,7 +49,6 @@ const PATIENTS_PER_REBUILD_TRANSACTION = 25;
 /** Rows per INSERT statement. */
 const ROWS_PER_INSERT = 5000;
 
-const toMs = (v: unknown) => (v instanceof Date ? v.getTime() : Number(v));
 const utcMidnight = (day: string) => Date.parse(`${day}T00:00:00Z`);
 const minDay = (a: string, b: string) => (a < b ? a : b);
 const maxDay = (a: string, b: string) => (a > b ? a : b);
@@ -64,33 +71,8 @@ type PatientContext = {
   goals: (GoalInput & { pairingId: string | null })[];
 };
 
-async function loadContexts(db: Db, patientIds: string[]) {
-  const ids = Prisma.join(patientIds);
-  const [pairings, memberships, goals] = await Promise.all([
-    db.$queryRaw<
-      { id: string; patientId: string; pairedAt: unknown; timeZone: string | null }[]
-    >(Prisma.sql`
-      SELECT p.id, p.patientId, p.pairedAt, c.timeZone
-      FROM "Pairing" p LEFT JOIN "CareSite" c ON c.id = p.careSiteId
-      WHERE p.patientId IN (${ids})`),
-    db.$queryRaw<{ userId: string; timeZone: string }[]>(Prisma.sql`
-      SELECT m.userId, c.timeZone
-      FROM "Membership" m JOIN "CareSite" c ON c.id = m.careSiteId
-      WHERE m.userId IN (${ids}) AND m.status = 'accepted'
-      ORDER BY m.acceptedAt IS NULL, m.acceptedAt, m.createdAt, m.id`),
-    db.$queryRaw<
-      {
-        patientId: string;
-        pairingId: string | null;
-        timesPerDay: number;
-        days: string;
-        createdAt: unknown;
-      }[]
-    >(Prisma.sql`
-      SELECT patientId, pairingId, timesPerDay, days, createdAt
-      FROM "TherapyGoal" WHERE patientId IN (${ids})
-      ORDER BY createdAt, id`),
-  ]);
+async function loadContexts(db: Tx, patientIds: string[]) {
+  const [pairings, memberships, goals] = await contextRows(db, patientIds);
 
   const contexts = new Map<string, PatientContext>();
   for (const id of patientIds) {
@@ -203,22 +185,7 @@ async function recomputeBatch(tx: Tx, patientIds: string[], range: Range) {
     }
     const loMs = utcMidnight(addDays(lo, -(SCORE_WINDOW_DAYS - 1))) - ZONE_MARGIN_MS;
     const hiMs = utcMidnight(addDays(hi, 1)) + ZONE_MARGIN_MS;
-    const ids = Prisma.join([...plans.keys()]);
-    const [therapies, transmissions] = await Promise.all([
-      tx.$queryRaw<
-        { patientId: string; pairingId: string | null; startedAt: unknown; completed: unknown }[]
-      >(Prisma.sql`
-        SELECT patientId, pairingId, startedAt, completed FROM "Therapy"
-        WHERE patientId IN (${ids}) AND startedAt >= ${loMs} AND startedAt < ${hiMs}`),
-      // The day's highest hour-meter reading, by the day the device sent it (received moments
-      // later; receivedAt carries the index).
-      tx.$queryRaw<
-        { patientId: string; pairingId: string | null; sentAt: unknown; hmr: number }[]
-      >(Prisma.sql`
-        SELECT patientId, pairingId, sentAt, hmr FROM "Transmission"
-        WHERE patientId IN (${ids}) AND receivedAt >= ${loMs} AND receivedAt < ${hiMs + DAY_MS}
-          AND sentAt >= ${loMs} AND sentAt < ${hiMs} AND hmr IS NOT NULL`),
-    ]);
+    const [therapies, transmissions] = await windowRows(tx, [...plans.keys()], loMs, hiMs, DAY_MS);
 
     const counts = new Map<string, Map<string, DayCounts>>();
     for (const t of therapies) {
@@ -256,46 +223,15 @@ async function recomputeBatch(tx: Tx, patientIds: string[], range: Range) {
   }
 
   // Replace the range: rows the plan no longer covers (before a first pairing, past today) go.
-  const all = Prisma.join(patientIds);
   if (range.fromDay === null) {
-    await tx.$executeRaw`DELETE FROM "DailyAdherence" WHERE patientId IN (${all})`;
+    await deleteRows.all(tx, patientIds);
   } else if (fromDays) {
-    const json = JSON.stringify([...fromDays]);
-    await tx.$executeRaw`DELETE FROM "DailyAdherence" WHERE rowid IN (
-      SELECT d.rowid FROM json_each(${json}) j
-      JOIN "DailyAdherence" d ON d.patientId = j.value ->> 0 AND d.day >= j.value ->> 1)`;
+    await deleteRows.fromDays(tx, fromDays);
   } else {
     const last = range.toDay === null ? "9999-12-31" : addDays(range.toDay, SCORE_WINDOW_DAYS - 1);
-    await tx.$executeRaw`DELETE FROM "DailyAdherence"
-      WHERE patientId IN (${all}) AND day >= ${range.fromDay} AND day <= ${last}`;
+    await deleteRows.range(tx, patientIds, range.fromDay as string, last);
   }
-  // The rows travel as one JSON text per statement: SQLite unpacks it (json_each) far faster
-  // than binding nine parameters a row.
-  for (const part of chunks(written, ROWS_PER_INSERT)) {
-    const json = JSON.stringify(
-      part.map((r) => [
-        r.patientId,
-        r.day,
-        r.isGoalDay ? 1 : 0,
-        r.timesPerDay,
-        r.therapies,
-        r.completed,
-        r.dayAdherence,
-        r.score,
-        r.maxHmr,
-      ]),
-    );
-    await tx.$executeRaw`INSERT INTO "DailyAdherence"
-      (patientId, day, isGoalDay, timesPerDay, therapies, completed, dayAdherence, score, maxHmr)
-      SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
-        value ->> 6, value ->> 7, value ->> 8
-      FROM json_each(${json})
-      WHERE true
-      ON CONFLICT (patientId, day) DO UPDATE SET
-        isGoalDay = excluded.isGoalDay, timesPerDay = excluded.timesPerDay,
-        therapies = excluded.therapies, completed = excluded.completed,
-        dayAdherence = excluded.dayAdherence, score = excluded.score, maxHmr = excluded.maxHmr`;
-  }
+  for (const part of chunks(written, ROWS_PER_INSERT)) await upsertRows(tx, part);
   return written.length;
 }
 
@@ -366,31 +302,17 @@ export function onAdherenceQueued(listener: () => void) {
  * (its seq grew; it is then done again on the next pass). Safe to run at any time and twice.
  */
 export async function processAdherenceQueue(now = new Date()): Promise<RecomputeResult> {
-  const queued = await prisma.$queryRaw<{ patientId: string; fromAt: unknown; seq: unknown }[]>`
-    SELECT patientId, fromAt, seq FROM "AdherenceQueue" ORDER BY patientId`;
+  const queued = await queuedPatients();
   let rows = 0;
   for (const batch of chunks(queued, PATIENTS_PER_TRANSACTION)) {
     const fromDay = new Map(batch.map((q) => [q.patientId, toMs(q.fromAt)]));
-    const done = JSON.stringify(batch.map((q) => [q.patientId, Number(q.seq)]));
     rows += await readWriteTransaction(async (tx) => {
       const written = await recomputeBatch(tx, [...fromDay.keys()], { fromDay, toDay: null, now });
-      await tx.$executeRaw`DELETE FROM "AdherenceQueue" WHERE rowid IN (
-        SELECT q.rowid FROM json_each(${done}) j
-        JOIN "AdherenceQueue" q ON q.patientId = j.value ->> 0 AND q.seq = j.value ->> 1)`;
+      await dequeue(tx, batch);
       return written;
     });
   }
   return { patients: queued.length, rows };
-}
-
-/** The patients a care site's days are finalised for: accepted patient members, current pairings. */
-async function sitePatients(careSiteId: string) {
-  const rows = await prisma.$queryRaw<{ patientId: string }[]>(Prisma.sql`
-    SELECT userId AS patientId FROM "Membership"
-    WHERE careSiteId = ${careSiteId} AND role = 'patient' AND status = 'accepted'
-    UNION
-    SELECT patientId FROM "Pairing" WHERE careSiteId = ${careSiteId} AND unpairedAt IS NULL`);
-  return rows.map((r) => r.patientId);
 }
 
 /**
@@ -403,7 +325,7 @@ export async function finaliseDays(
   toDay: string,
   now = new Date(),
 ) {
-  return recompute(await sitePatients(careSiteId), { fromDay, toDay, now });
+  return recompute(await finalisedPatients(careSiteId), { fromDay, toDay, now });
 }
 
 export function finaliseDay(careSiteId: string, day: string, now = new Date()) {
@@ -415,199 +337,10 @@ export function finaliseDay(careSiteId: string, day: string, now = new Date()) {
  * patients who were never paired: for the demo seed, the tests and repairs.
  */
 export async function rebuildAll(now = new Date()): Promise<RecomputeResult> {
-  const rows = await prisma.$queryRaw<{ patientId: string }[]>(
-    Prisma.sql`SELECT DISTINCT patientId FROM "Pairing" ORDER BY patientId`,
-  );
-  await prisma.$executeRaw`DELETE FROM "DailyAdherence"
-    WHERE patientId NOT IN (SELECT patientId FROM "Pairing")`;
-  return recompute(
-    rows.map((r) => r.patientId),
-    { fromDay: null, toDay: null, now },
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
-// Dashboard queries (care-site scoped: the site's accepted patient members)
-// ---------------------------------------------------------------------------------------------
-
-// The site's patients drive every query (CROSS JOIN keeps them the outer loop in SQLite), so each
-// one reads only those patients' rows through the (patientId, …) indexes, however big the tables.
-const sitePatientsSql = (careSiteId: string) => Prisma.sql`
-  SELECT userId FROM "Membership"
-  WHERE careSiteId = ${careSiteId} AND role = 'patient' AND status = 'accepted'`;
-
-/** A care site's time zone (an unknown id gets the default zone). */
-export async function careSiteTimeZone(careSiteId: string) {
-  const site = await prisma.careSite.findUnique({
-    where: { id: careSiteId },
-    select: { timeZone: true },
-  });
-  return site?.timeZone ?? DEFAULT_TIME_ZONE;
+  return recompute(await pairedPatientsOnly(), { fromDay: null, toDay: null, now });
 }
 
 /** The day a care site's dashboard shows ("Dashboard data as of" yesterday in its zone). */
 export async function dashboardDay(careSiteId: string, now = new Date()) {
   return yesterdayInZone(now, await careSiteTimeZone(careSiteId));
-}
-
-/** Instants [from, to) covering fromDay..toDay in a zone. */
-function instantRange(fromDay: string, toDay: string, timeZone: string) {
-  return { from: dayStart(fromDay, timeZone), to: dayStart(addDays(toDay, 1), timeZone) };
-}
-
-export type PatientScore = { patientId: string; score: number | null };
-
-/** Every patient of the site with the score as of `day` (null: no score, shown "-"). */
-export async function adherenceAsOf(careSiteId: string, day: string): Promise<PatientScore[]> {
-  return prisma.$queryRaw<PatientScore[]>(Prisma.sql`
-    SELECT p.userId AS patientId, da.score AS score
-    FROM (${sitePatientsSql(careSiteId)}) p
-    LEFT JOIN "DailyAdherence" da ON da.patientId = p.userId AND da.day = ${day}
-    ORDER BY p.userId`);
-}
-
-/** Patients whose score as of `day` is below `threshold` (0.75, 0.5, 0.25). */
-export async function adherenceBelow(
-  careSiteId: string,
-  day: string,
-  threshold: number,
-): Promise<{ patientId: string; score: number }[]> {
-  return prisma.$queryRaw<{ patientId: string; score: number }[]>(Prisma.sql`
-    SELECT p.userId AS patientId, da.score AS score
-    FROM (${sitePatientsSql(careSiteId)}) p
-    JOIN "DailyAdherence" da ON da.patientId = p.userId AND da.day = ${day}
-    WHERE da.score < ${threshold}
-    ORDER BY p.userId`);
-}
-
-/**
- * Patients whose last `minDays` (3) goal days up to `day` all had no therapy. Walks each
- * patient's rows backwards from `day` on the primary key and stops after `minDays` goal days.
- */
-export async function missedThreeOrMore(
-  careSiteId: string,
-  day: string,
-  minDays = MISSED_DAYS_THRESHOLD,
-): Promise<{ patientId: string }[]> {
-  return prisma.$queryRaw<{ patientId: string }[]>(Prisma.sql`
-    SELECT p.userId AS patientId
-    FROM (${sitePatientsSql(careSiteId)}) p
-    WHERE (
-      SELECT COUNT(*) FROM (
-        SELECT da.therapies FROM "DailyAdherence" da
-        WHERE da.patientId = p.userId AND da.day <= ${day} AND da.isGoalDay = 1
-        ORDER BY da.day DESC LIMIT ${minDays}
-      ) last WHERE last.therapies = 0
-    ) = ${minDays}
-    ORDER BY p.userId`);
-}
-
-/** Patients with a current pairing from whom no transmission has ever been received. */
-export async function neverTransmitted(careSiteId: string): Promise<{ patientId: string }[]> {
-  return prisma.$queryRaw<{ patientId: string }[]>(Prisma.sql`
-    SELECT p.userId AS patientId
-    FROM (${sitePatientsSql(careSiteId)}) p
-    WHERE EXISTS (SELECT 1 FROM "Pairing" pr WHERE pr.patientId = p.userId AND pr.unpairedAt IS NULL)
-      AND NOT EXISTS (SELECT 1 FROM "Transmission" t WHERE t.patientId = p.userId)
-    ORDER BY p.userId`);
-}
-
-/**
- * Patients whose therapy goal was changed in fromDay..toDay (site zone): a goal set in the range
- * that replaced an earlier one (the first goal, set at pairing, is not a change). `changedOn` is
- * the day of the latest such change.
- */
-export async function goalsUpdated(
-  careSiteId: string,
-  fromDay: string,
-  toDay: string,
-): Promise<{ patientId: string; changedOn: string }[]> {
-  const zone = await careSiteTimeZone(careSiteId);
-  const { from, to } = instantRange(fromDay, toDay, zone);
-  const rows = await prisma.$queryRaw<{ patientId: string; changedAt: unknown }[]>(Prisma.sql`
-    SELECT g.patientId AS patientId, MAX(g.createdAt) AS changedAt
-    FROM (${sitePatientsSql(careSiteId)}) p
-    CROSS JOIN "TherapyGoal" g ON g.patientId = p.userId AND g.createdAt >= ${from} AND g.createdAt < ${to}
-    WHERE EXISTS (
-      SELECT 1 FROM "TherapyGoal" e WHERE e.patientId = g.patientId
-        AND (e.createdAt < g.createdAt OR (e.createdAt = g.createdAt AND e.id < g.id)))
-    GROUP BY g.patientId
-    ORDER BY g.patientId`);
-  return rows.map((r) => ({
-    patientId: r.patientId,
-    changedOn: dayInZone(new Date(toMs(r.changedAt)), zone),
-  }));
-}
-
-export type TransmissionStats = {
-  patientId: string;
-  /** transmissions sent in the range that brought at least one therapy */
-  total: number;
-  /** of those, the ones with a deviating therapy */
-  deviating: number;
-  therapies: number;
-  deviatingTherapies: number;
-};
-
-/**
- * Transmissions per patient in fromDay..toDay (site zone), by the day the device sent them: a
- * transmission counts when it brought at least one new therapy, and deviates when one of its
- * therapies deviates. Only patients with such transmissions are returned. Deviation percentage =
- * deviatingTherapies / therapies (score.ts deviationShare). Reads one covering index of
- * Transmission (docs/decisions.md, "Transmissions in a range").
- */
-export async function transmissionStats(
-  careSiteId: string,
-  fromDay: string,
-  toDay: string,
-): Promise<TransmissionStats[]> {
-  const zone = await careSiteTimeZone(careSiteId);
-  const { from, to } = instantRange(fromDay, toDay, zone);
-  const rows = await prisma.$queryRaw<Record<keyof TransmissionStats, unknown>[]>(Prisma.sql`
-    SELECT p.userId AS patientId,
-      COUNT(*) AS total,
-      SUM(t.deviatingTherapies > 0) AS deviating,
-      SUM(t.therapiesAccepted) AS therapies,
-      SUM(t.deviatingTherapies) AS deviatingTherapies
-    FROM (${sitePatientsSql(careSiteId)}) p
-    CROSS JOIN "Transmission" t ON t.patientId = p.userId
-      AND t.sentAt >= ${from} AND t.sentAt < ${to} AND t.therapiesAccepted > 0
-    -- Grouped by the membership's userId: the site's membership index yields it in order, so
-    -- SQLite needs no temporary b-tree.
-    GROUP BY p.userId
-    ORDER BY p.userId`);
-  return rows.map((r) => ({
-    patientId: String(r.patientId),
-    total: Number(r.total),
-    deviating: Number(r.deviating),
-    therapies: Number(r.therapies),
-    deviatingTherapies: Number(r.deviatingTherapies),
-  }));
-}
-
-/**
- * Patients whose device reported changed prescribed settings (a therapy adjustment) in a
- * transmission received in fromDay..toDay (site zone); `adjustedOn` is the latest such day.
- */
-export async function therapyAdjustments(
-  careSiteId: string,
-  fromDay: string,
-  toDay: string,
-): Promise<{ patientId: string; adjustments: number; adjustedOn: string }[]> {
-  const zone = await careSiteTimeZone(careSiteId);
-  const { from, to } = instantRange(fromDay, toDay, zone);
-  const rows = await prisma.$queryRaw<
-    { patientId: string; adjustments: unknown; adjustedAt: unknown }[]
-  >(Prisma.sql`
-    SELECT t.patientId AS patientId, COUNT(*) AS adjustments, MAX(t.receivedAt) AS adjustedAt
-    FROM (${sitePatientsSql(careSiteId)}) p
-    CROSS JOIN "Transmission" t ON t.patientId = p.userId AND t.receivedAt >= ${from} AND t.receivedAt < ${to}
-    WHERE t.therapyAdjustment = 1
-    GROUP BY t.patientId
-    ORDER BY t.patientId`);
-  return rows.map((r) => ({
-    patientId: r.patientId,
-    adjustments: Number(r.adjustments),
-    adjustedOn: dayInZone(new Date(toMs(r.adjustedAt)), zone),
-  }));
 }

@@ -2,7 +2,6 @@
 // counts and the patient list of each category, for one of the actor's care sites
 // (access.server.ts memberCareSites); any other care site reads as absent (null: the route's 404).
 import { memberCareSites, type Actor } from "~/domain/access.server";
-import { Prisma } from "~/generated/prisma/client";
 import { toCsv } from "~/lib/csv";
 import { prisma } from "~/lib/db.server";
 import { PAGE_SIZE, pageCount, skipFor } from "~/lib/listParams";
@@ -16,8 +15,9 @@ import {
   goalsUpdated,
   missedThreeOrMore,
   neverTransmitted,
+  sitePeople,
   transmissionStats,
-} from "~/domain/adherence/adherence.server";
+} from "~/domain/adherence/sql/dashboard.server";
 import { addDays, scorePercent } from "~/domain/adherence/score";
 import { yesterdayInZone } from "~/lib/time";
 
@@ -101,21 +101,7 @@ async function categoryRows(careSiteId: string, asOf: string, fromDay: string, t
 
 async function withPeople(careSiteId: string, rows: Partial<Row>[]): Promise<Row[]> {
   if (rows.length === 0) return [];
-  // One statement for the care site's patients' names, photos and current pairings (a category
-  // list can hold most of them; Prisma's relation query cost 40 ms more at 2,000 patients).
-  const people = await prisma.$queryRaw<
-    {
-      id: string;
-      firstName: string;
-      lastName: string;
-      photoId: string | null;
-      pairId: string | null;
-    }[]
-  >(Prisma.sql`
-    SELECT u.id, u.firstName, u.lastName, u.photoId,
-      (SELECT p.id FROM "Pairing" p WHERE p.patientId = u.id AND p.unpairedAt IS NULL LIMIT 1) AS pairId
-    FROM "Membership" m JOIN "User" u ON u.id = m.userId
-    WHERE m.careSiteId = ${careSiteId} AND m.role = 'patient' AND m.status = 'accepted'`);
+  const people = await sitePeople(careSiteId);
   const byId = new Map(people.map((p) => [p.id, p]));
   return rows.flatMap((r) => {
     const p = byId.get(r.patientId!);

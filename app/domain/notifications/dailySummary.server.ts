@@ -1,6 +1,6 @@
 // The daily notification summary (spec 2 "Notification summary"; issue 8; DESIGN.md §5 and §6):
-// which patients of a care site a day's summary lists, its CSV, the 14-day archive, and the run
-// that archives a day and queues its emails.
+// its dates, the screen and downloads of a care site's summary, and the run that archives a day
+// and queues its emails. Who a summary lists, its CSV and the archive: summaryRows.server.ts.
 //
 // One run per care site and day, ever: the NotificationSummary row (unique careSiteId + day) and
 // the day's emails (OutboxMessage, dedupeKey "summary:<careSiteId>:<day>:<recipient>") are written
@@ -8,49 +8,32 @@
 // Delivery is the outbox's: the deliver-outbox job (every minute) sends the queued emails, retries
 // failures with backoff and records each attempt (docs/operations.md).
 import { TZDate } from "@date-fns/tz";
-import { notificationsReadableBy, patientsOf, type Actor } from "~/domain/access.server";
+import { notificationsReadableBy, type Actor } from "~/domain/access.server";
 import { Prisma } from "~/generated/prisma/client";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
-import { toCsv } from "~/lib/csv";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { outboxRow, type Attachment } from "~/lib/outbox.server";
-import { photoUrl } from "~/lib/photoUrl";
 import { dayInZone, formatDay, yesterdayInZone } from "~/lib/time";
-import {
-  adherenceAsOf,
-  careSiteTimeZone,
-  finaliseDay,
-  therapyAdjustments,
-} from "~/domain/adherence/adherence.server";
+import { finaliseDay } from "~/domain/adherence/adherence.server";
 import {
   readNotificationSettings,
   type NotificationSettings,
   type Weekday,
 } from "~/domain/notifications/settings.server";
-import { addDays, dayStart, scorePercent } from "~/domain/adherence/score";
+import {
+  archivedSummaryCsv,
+  summaryArchive,
+  summaryCsv,
+  summaryReportName,
+  summaryRows,
+  type SummaryRow,
+} from "./summaryRows.server";
 
 /** The summary goes out at 07:00 in this zone, on the weekdays a care site selects (spec 2 §9). */
 export const SUMMARY_TIME_ZONE = "America/Chicago";
 export const SUMMARY_HOUR = 7;
-/** "Last 14 notifications summary", starting from yesterday. */
-export const ARCHIVE_DAYS = 14;
 export const SUMMARY_PAGE_PATH = "/app/notificationSummary";
-
-export type SummaryRow = {
-  patientId: string;
-  firstName: string;
-  lastName: string;
-  photoUrl: string;
-  /** The adherence score as of the day, as a whole percent; null when there is none ("-"). */
-  adherencePercent: number | null;
-  /** The lowest SpO2 reading of the day's therapies; null when none was measured. */
-  spo2: number | null;
-  /** A therapy of the day deviated (DESIGN.md §5). */
-  deviation: boolean;
-  /** The device reported a changed prescription that day (a therapy adjustment). */
-  therapyAdjusted: boolean;
-};
 
 // ---------------------------------------------------------------------------------------------
 // Dates
@@ -70,143 +53,6 @@ export function summaryDayOf(now: Date) {
 /** monday..sunday for a YYYY-MM-DD day. */
 export function weekdayOfDay(day: string) {
   return formatDay(day, "EEEE").toLowerCase() as Weekday;
-}
-
-/** Notification_Summary_20_Nov_2026: two-digit day, English three-letter month, four-digit year. */
-export function summaryReportName(day: string) {
-  return `Notification_Summary_${formatDay(day, "dd_MMM_yyyy")}`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Who is listed
-// ---------------------------------------------------------------------------------------------
-
-/**
- * Per patient of the site with a therapy that day (site zone): the lowest SpO2 reading of its
- * cycles and whether one of those therapies deviated. A therapy belongs to the day it started on,
- * as adherence counts it.
- */
-async function therapyReadings(careSiteId: string, from: number, to: number) {
-  const rows = await prisma.$queryRaw<{ patientId: string; spo2: unknown; deviation: unknown }[]>(
-    Prisma.sql`
-      SELECT th.patientId AS patientId, MIN(c.spo2) AS spo2, MAX(th.deviates) AS deviation
-      FROM "Membership" m
-      CROSS JOIN "Therapy" th ON th.patientId = m.userId
-        AND th.startedAt >= ${from} AND th.startedAt < ${to}
-      LEFT JOIN "Cycle" c ON c.therapyId = th.id
-      WHERE m.careSiteId = ${careSiteId} AND m.role = 'patient' AND m.status = 'accepted'
-      GROUP BY th.patientId`,
-  );
-  return new Map(
-    rows.map((r) => [
-      r.patientId,
-      { spo2: r.spo2 === null ? null : Number(r.spo2), deviation: Number(r.deviation) === 1 },
-    ]),
-  );
-}
-
-/**
- * The patients a care site's summary lists for `day` (YYYY-MM-DD in the site's zone): adherence
- * score as of the day under the adherence threshold (compared as the whole percent shown), any
- * SpO2 reading that day under the SpO2 threshold, or (when Therapy Adjustments is on) a therapy
- * protocol change that day. A threshold of 0 is off. Sorted by last name, then first name. Uses
- * the care site's current settings unless given.
- */
-export async function summaryRows(
-  careSiteId: string,
-  day: string,
-  settings?: NotificationSettings,
-): Promise<SummaryRow[]> {
-  const rules = settings ?? (await readNotificationSettings(careSiteId));
-  const zone = await careSiteTimeZone(careSiteId);
-  const [scores, readings, adjustments] = await Promise.all([
-    adherenceAsOf(careSiteId, day),
-    therapyReadings(careSiteId, dayStart(day, zone), dayStart(addDays(day, 1), zone)),
-    rules.therapyAdjustment ? therapyAdjustments(careSiteId, day, day) : Promise.resolve([]),
-  ]);
-  const adjusted = new Set(adjustments.map((a) => a.patientId));
-
-  const listed = new Map<string, Omit<SummaryRow, "firstName" | "lastName" | "photoUrl">>();
-  for (const { patientId, score } of scores) {
-    const percent = scorePercent(score === null ? null : Number(score));
-    const reading = readings.get(patientId);
-    const spo2 = reading?.spo2 ?? null;
-    const underAdherence = rules.adherence > 0 && percent !== null && percent < rules.adherence;
-    const underSpo2 = rules.spo2 > 0 && spo2 !== null && spo2 < rules.spo2;
-    const protocolChanged = rules.therapyAdjustment && adjusted.has(patientId);
-    if (!underAdherence && !underSpo2 && !protocolChanged) continue;
-    listed.set(patientId, {
-      patientId,
-      adherencePercent: percent,
-      spo2,
-      deviation: reading?.deviation ?? false,
-      therapyAdjusted: adjusted.has(patientId),
-    });
-  }
-  if (listed.size === 0) return [];
-
-  const people = await prisma.user.findMany({
-    where: { AND: [{ id: { in: [...listed.keys()] } }, patientsOf(careSiteId)] },
-    select: { id: true, firstName: true, lastName: true, photoId: true },
-  });
-  return people
-    .map((p) => ({
-      ...listed.get(p.id)!,
-      firstName: p.firstName,
-      lastName: p.lastName,
-      photoUrl: photoUrl(p.photoId),
-    }))
-    .sort(
-      (a, b) =>
-        a.lastName.localeCompare(b.lastName) ||
-        a.firstName.localeCompare(b.firstName) ||
-        a.patientId.localeCompare(b.patientId),
-    );
-}
-
-const CSV_FIELDS = [
-  { label: "Last Name", value: "lastName" },
-  { label: "First Name", value: "firstName" },
-  { label: "Adherence %", value: "adherencePercent" },
-  { label: "SpO2", value: "spo2" },
-  { label: "Deviation", value: (row: SummaryRow) => (row.deviation ? "yes" : "no") },
-];
-
-/** The NotificationSummary CSV: no photo, no ids; a missing score or reading is an empty cell. */
-export function summaryCsv(rows: SummaryRow[]): string {
-  return toCsv(rows, { fields: CSV_FIELDS });
-}
-
-// ---------------------------------------------------------------------------------------------
-// The archive
-// ---------------------------------------------------------------------------------------------
-
-/** The last 14 days before `today` (yesterday first), each with its report name and whether a
- * summary was generated for it. */
-export async function summaryArchive(
-  careSiteId: string,
-  today: string,
-): Promise<{ day: string; reportName: string; generated: boolean }[]> {
-  const days = Array.from({ length: ARCHIVE_DAYS }, (_, i) => addDays(today, -(i + 1)));
-  const stored = await prisma.notificationSummary.findMany({
-    where: { careSiteId, day: { in: days } },
-    select: { day: true },
-  });
-  const generated = new Set(stored.map((s) => s.day));
-  return days.map((day) => ({
-    day,
-    reportName: summaryReportName(day),
-    generated: generated.has(day),
-  }));
-}
-
-/** The CSV archived for a care site and day, or null when none was generated. */
-export async function archivedSummaryCsv(careSiteId: string, day: string): Promise<string | null> {
-  const row = await prisma.notificationSummary.findUnique({
-    where: { careSiteId_day: { careSiteId, day } },
-    select: { csv: true },
-  });
-  return row?.csv ?? null;
 }
 
 // ---------------------------------------------------------------------------------------------

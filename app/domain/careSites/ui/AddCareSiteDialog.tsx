@@ -4,8 +4,13 @@
 import { Link, useActionData } from "@remix-run/react";
 import { ValidatedForm, useField, useFormContext } from "remix-validated-form";
 import { COUNTRIES, US_STATES } from "~/lib/validation";
-import { addCareSiteDefaults, addCareSiteValidator, careSiteMessages } from "~/domain/careSites/schema";
+import {
+  addCareSiteDefaults,
+  addCareSiteValidator,
+  careSiteMessages,
+} from "~/domain/careSites/schema";
 import { Dialog } from "../../../ui/Dialog";
+import { AddressLineFields, CityAndZipFields, WebsiteField } from "./CareSiteProfileForm";
 import { FormError, SubmitButton, TextField } from "../../../ui/forms";
 
 type ActionData = { formError?: string; fieldErrors?: Record<string, string> } | undefined;
@@ -37,29 +42,17 @@ export function AddCareSiteDialog({
           <div className="col-md-6">
             <TextField name="name" label="Care Site Name*" autoComplete="organization" />
           </div>
-          <div className="col-md-6">
-            <TextField name="addressLine1" label="Address line 1" autoComplete="address-line1" />
-          </div>
-          <div className="col-md-6">
-            <TextField name="addressLine2" label="Address line 2" autoComplete="address-line2" />
-          </div>
+          <AddressLineFields />
           <CountryField />
           <StateField />
-          <div className="col-md-6">
-            <TextField name="city" label="City*" autoComplete="address-level2" />
-          </div>
-          <div className="col-md-6">
-            <TextField name="zip" label="Zip*" autoComplete="postal-code" />
-          </div>
+          <CityAndZipFields mark="*" />
           <div className="col-4 col-md-2">
             <TextField name="phoneCountry" label="Code" inputMode="numeric" maxLength={3} />
           </div>
           <div className="col-8 col-md-4">
             <TextField name="phone" label="Phone" type="tel" inputMode="tel" />
           </div>
-          <div className="col-md-6">
-            <TextField name="website" label="Website" inputMode="text" autoComplete="url" />
-          </div>
+          <WebsiteField />
         </div>
         <div className="d-flex justify-content-end gap-2">
           <Link to={closeHref} className="btn btn-outline-secondary" preventScrollReset>

@@ -254,26 +254,38 @@ function Photo({ src }: { src: string }) {
   return <img src={src} alt="" width={36} height={36} className="rounded-circle" loading="lazy" />;
 }
 
+type LinkedRow = { href: string; photoUrl: string };
+
+/** The photo column and the row's main (focusable) link, shared by both lists. */
+function photoAndMainColumns<R extends LinkedRow>(
+  key: keyof R & string,
+  label: string,
+): Column<R>[] {
+  return [
+    {
+      key: "photo",
+      label: "Photo",
+      render: (row) => (
+        <RowLink href={row.href}>
+          <Photo src={row.photoUrl} />
+        </RowLink>
+      ),
+    },
+    {
+      key,
+      label,
+      sortable: true,
+      render: (row) => (
+        <RowLink href={row.href} main>
+          {dash(row[key] as string)}
+        </RowLink>
+      ),
+    },
+  ];
+}
+
 const careSiteColumns: Column<CareSiteListRow>[] = [
-  {
-    key: "photo",
-    label: "Photo",
-    render: (row) => (
-      <RowLink href={row.href}>
-        <Photo src={row.photoUrl} />
-      </RowLink>
-    ),
-  },
-  {
-    key: "name",
-    label: "Site name",
-    sortable: true,
-    render: (row) => (
-      <RowLink href={row.href} main>
-        {dash(row.name)}
-      </RowLink>
-    ),
-  },
+  ...photoAndMainColumns<CareSiteListRow>("name", "Site name"),
   ...(["city", "state", "zip"] as const).map((key): Column<CareSiteListRow> => ({
     key,
     label: key === "zip" ? "Zip" : key === "city" ? "City" : "State",
@@ -283,25 +295,7 @@ const careSiteColumns: Column<CareSiteListRow>[] = [
 ];
 
 const personColumns: Column<PersonListRow>[] = [
-  {
-    key: "photo",
-    label: "Photo",
-    render: (row) => (
-      <RowLink href={row.href}>
-        <Photo src={row.photoUrl} />
-      </RowLink>
-    ),
-  },
-  {
-    key: "lastName",
-    label: "Last Name",
-    sortable: true,
-    render: (row) => (
-      <RowLink href={row.href} main>
-        {dash(row.lastName)}
-      </RowLink>
-    ),
-  },
+  ...photoAndMainColumns<PersonListRow>("lastName", "Last Name"),
   {
     key: "firstName",
     label: "First Name",

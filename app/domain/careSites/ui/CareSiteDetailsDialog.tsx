@@ -2,13 +2,10 @@
 // "Care site edit"): the picture (1:1) and the details form for a care site admin; the same
 // details read-only for a clinician. Both forms post to the page's action.
 import { Form } from "@remix-run/react";
-import { ValidatedForm } from "remix-validated-form";
 import { CareSitePicture, CareSiteReadOnlyFields, type CareSiteView } from "./CareSiteDetails";
-import { careSiteFormDefaults, CareSiteFormFields } from "./CareSiteProfileForm";
+import { CareSiteForm } from "./CareSiteProfileForm";
 import { Dialog } from "../../../ui/Dialog";
-import { FormError, SubmitButton } from "../../../ui/forms";
-import { useDirtyForm } from "../../../ui/useDirtyForm";
-import { careSiteDetailsValidator, careSiteMessages } from "~/domain/careSites/profileSchema";
+import { careSiteDetailsValidator } from "../schema";
 
 export function CareSiteDetailsDialog({
   site,
@@ -21,7 +18,6 @@ export function CareSiteDetailsDialog({
   closeHref: string;
   actionData?: { fieldErrors?: unknown; formInfo?: string; photoError?: string };
 }) {
-  const dirty = useDirtyForm();
   return (
     <Dialog title="Care site details" closeHref={closeHref} size="lg">
       <div className="d-flex flex-wrap gap-3 align-items-end mb-3">
@@ -50,27 +46,13 @@ export function CareSiteDetailsDialog({
         ) : null}
       </div>
       {canEdit ? (
-        <>
-          {actionData?.fieldErrors ? <FormError message={careSiteMessages.notUpdated} /> : null}
-          {actionData?.formInfo ? (
-            <div className="alert alert-info" role="status">
-              {actionData.formInfo}
-            </div>
-          ) : null}
-          <ValidatedForm
-            validator={careSiteDetailsValidator}
-            method="post"
-            noValidate
-            formRef={dirty.ref}
-            onChange={dirty.onChange}
-            defaultValues={careSiteFormDefaults(site)}
-          >
-            <input type="hidden" name="intent" value="details" />
-            <input type="hidden" name="careSiteId" value={site.id} />
-            <CareSiteFormFields accountNumber={{ readOnly: site.accountNumber }} />
-            <SubmitButton disabled={dirty.disabled}>Submit</SubmitButton>
-          </ValidatedForm>
-        </>
+        <CareSiteForm
+          validator={careSiteDetailsValidator}
+          site={site}
+          hidden={{ intent: "details", careSiteId: site.id }}
+          accountNumber={{ readOnly: site.accountNumber }}
+          reply={actionData}
+        />
       ) : (
         <CareSiteReadOnlyFields site={site} />
       )}

@@ -1,9 +1,59 @@
-// The fields of the care site profile form (spec 1 §2.9, §5.6), for a ValidatedForm of the Care
-// Site Profile page (account number editable) or the details dialog (account number read-only).
+// The care site profile form (spec 1 §2.9, §5.6) of the Care Site Profile page (account number
+// editable) and of the details dialog (account number read-only): its messages, its fields and
+// its Submit, enabled once a field changed.
+import { ValidatedForm, type Validator } from "remix-validated-form";
 import { CountryAndState, ReadOnlyField } from "~/domain/accounts/ui/ProfileFields";
-import { TextField } from "~/ui/forms";
+import { FormError, SubmitButton, TextField } from "~/ui/forms";
+import { useDirtyForm } from "~/ui/useDirtyForm";
 import { DEFAULT_COUNTRY } from "~/lib/validation";
+import { careSiteMessages } from "../schema";
 import { formatCareSitePhone, type CareSiteView } from "./CareSiteDetails";
+
+/** What the page's action answered: field messages (a failed save) or "nothing to save". */
+export type CareSiteFormReply = { fieldErrors?: unknown; formInfo?: string } | undefined;
+
+export function CareSiteForm({
+  validator,
+  site,
+  hidden,
+  accountNumber,
+  reply,
+}: {
+  /** The page's schema (withZod); its output type does not matter to the form. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  validator: Validator<any>;
+  site: CareSiteView;
+  /** The intent and ids the post carries. */
+  hidden: Record<string, string>;
+  accountNumber: "editable" | { readOnly: string | null };
+  reply: CareSiteFormReply;
+}) {
+  const dirty = useDirtyForm();
+  return (
+    <>
+      {reply?.fieldErrors ? <FormError message={careSiteMessages.notUpdated} /> : null}
+      {reply?.formInfo ? (
+        <div className="alert alert-info" role="status">
+          {reply.formInfo}
+        </div>
+      ) : null}
+      <ValidatedForm
+        validator={validator}
+        method="post"
+        noValidate
+        formRef={dirty.ref}
+        onChange={dirty.onChange}
+        defaultValues={careSiteFormDefaults(site)}
+      >
+        {Object.entries(hidden).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <CareSiteFormFields accountNumber={accountNumber} />
+        <SubmitButton disabled={dirty.disabled}>Submit</SubmitButton>
+      </ValidatedForm>
+    </>
+  );
+}
 
 /** The form's starting values: what is saved. */
 export function careSiteFormDefaults(site: CareSiteView) {
@@ -48,19 +98,9 @@ export function CareSiteFormFields({
       <div className="col-md-6">
         <TextField name="name" label="Care Site Name" autoComplete="organization" />
       </div>
-      <div className="col-md-6">
-        <TextField name="addressLine1" label="Address line 1" autoComplete="address-line1" />
-      </div>
-      <div className="col-md-6">
-        <TextField name="addressLine2" label="Address line 2" autoComplete="address-line2" />
-      </div>
+      <AddressLineFields />
       <CountryAndState />
-      <div className="col-md-6">
-        <TextField name="city" label="City" autoComplete="address-level2" />
-      </div>
-      <div className="col-md-6">
-        <TextField name="zip" label="Zip" autoComplete="postal-code" />
-      </div>
+      <CityAndZipFields />
       <div className="col-md-6">
         <TextField
           name="phone"
@@ -71,9 +111,44 @@ export function CareSiteFormFields({
           hint="With the country code, e.g. +1 512 555 0100."
         />
       </div>
+      <WebsiteField />
+    </div>
+  );
+}
+
+// Fields both care site forms share (this one and the Add Care Site dialog), in a Bootstrap row.
+
+export function AddressLineFields() {
+  return (
+    <>
       <div className="col-md-6">
-        <TextField name="website" label="Website" inputMode="text" autoComplete="url" />
+        <TextField name="addressLine1" label="Address line 1" autoComplete="address-line1" />
       </div>
+      <div className="col-md-6">
+        <TextField name="addressLine2" label="Address line 2" autoComplete="address-line2" />
+      </div>
+    </>
+  );
+}
+
+/** City and Zip; `mark` follows the labels of required fields ("*" on the Add Care Site dialog). */
+export function CityAndZipFields({ mark = "" }: { mark?: string }) {
+  return (
+    <>
+      <div className="col-md-6">
+        <TextField name="city" label={`City${mark}`} autoComplete="address-level2" />
+      </div>
+      <div className="col-md-6">
+        <TextField name="zip" label={`Zip${mark}`} autoComplete="postal-code" />
+      </div>
+    </>
+  );
+}
+
+export function WebsiteField() {
+  return (
+    <div className="col-md-6">
+      <TextField name="website" label="Website" inputMode="text" autoComplete="url" />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { Link } from "@remix-run/react";
 import { CareSitePicker } from "~/domain/careSites/ui/CareSitePicker";
 import { DataTable, type Column } from "~/ui/DataTable";
 import { DeviationBadge } from "~/ui/DeviationBadge";
-import type { SummaryRow } from "~/domain/notifications/dailySummary.server";
+import type { SummaryRow } from "~/domain/notifications/summaryRows.server";
 
 export const SUMMARY_SORTS = ["lastName", "firstName", "adherence", "spo2", "deviation"] as const;
 export type SummarySort = (typeof SUMMARY_SORTS)[number];
