@@ -6,7 +6,7 @@ import { ConfirmDialog, Dialog, useCloseHref } from "~/ui/Dialog";
 import { DataTable, type Column } from "~/ui/DataTable";
 import { FormError } from "~/ui/forms";
 import { SearchForm } from "~/ui/SearchForm";
-import type { invitationsLoader } from "~/domain/invitations/flow.server";
+import type { InvitationsScreen } from "~/domain/invitations/screen.server";
 import {
   invitationConfirmations,
   invitationMessages,
@@ -14,7 +14,7 @@ import {
 } from "~/domain/invitations/rules";
 import { ROLE_NAMES } from "~/domain/roles";
 
-type Data = Awaited<ReturnType<typeof invitationsLoader>>;
+type Data = InvitationsScreen;
 type SentRow = NonNullable<Data["sent"]>["rows"][number];
 type ReceivedRow = NonNullable<Data["received"]>["rows"][number];
 
