@@ -9,6 +9,7 @@ import {
   registrationValidator,
   verificationCodeValidator,
 } from "~/domain/accounts/schema";
+import { NameFields } from "./ProfileFields";
 import { CodeField, CodeSent } from "./CodeEntry";
 import { Flash } from "../../../ui/Flash";
 import { FormError, SubmitButton, TextField } from "../../../ui/forms";
@@ -123,12 +124,7 @@ function RegistrationForm({
               autoComplete="new-password"
             />
           </div>
-          <div className="col-md-6">
-            <TextField name="firstName" label="First name" autoComplete="given-name" />
-          </div>
-          <div className="col-md-6">
-            <TextField name="lastName" label="Last name" autoComplete="family-name" />
-          </div>
+          <NameFields />
           <div className="col-4 col-md-2">
             <TextField name="phoneCountry" label="Code" inputMode="numeric" maxLength={3} />
           </div>
