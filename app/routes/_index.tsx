@@ -6,7 +6,7 @@ import { ValidatedForm } from "remix-validated-form";
 import { CodeEntry } from "~/domain/accounts/ui/CodeEntry";
 import { DecryptLogDialog } from "~/domain/deviceLogs/ui/DecryptLogDialog";
 import { Flash } from "~/ui/Flash";
-import { FormError, SubmitButton, TextField } from "~/ui/forms";
+import { FormError, PasswordField, SubmitButton, TextField } from "~/ui/forms";
 import { readForm } from "~/lib/formBody.server";
 import { parseForm } from "~/lib/form.server";
 import { authenticator, requireAnonymous } from "~/domain/accounts/auth.server";
@@ -176,12 +176,7 @@ function CredentialsStep({ formError }: { formError: string | null }) {
       >
         <input type="hidden" name="intent" value="credentials" />
         <TextField name="usernameOrEmail" label="Username or email" autoComplete="username" />
-        <TextField
-          name="password"
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-        />
+        <PasswordField name="password" label="Password" />
         <div className="d-flex justify-content-between align-items-center">
           <SubmitButton>Next</SubmitButton>
           <Link to="/forgotpassword">Forgot your password?</Link>

@@ -193,3 +193,20 @@ export function ReadOnlyField({
     </div>
   );
 }
+
+/** A password box (inside a ValidatedForm): its value is never sent back into the page. */
+export function PasswordField({
+  name,
+  label,
+  autoComplete = "current-password",
+  hint,
+}: {
+  name: string;
+  label: string;
+  autoComplete?: "current-password" | "new-password";
+  hint?: ReactNode;
+}) {
+  return (
+    <TextField name={name} label={label} type="password" autoComplete={autoComplete} hint={hint} />
+  );
+}

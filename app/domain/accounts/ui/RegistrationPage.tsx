@@ -12,7 +12,7 @@ import {
 import { NameFields } from "./ProfileFields";
 import { CodeField, CodeSent } from "./CodeEntry";
 import { Flash } from "../../../ui/Flash";
-import { FormError, SubmitButton, TextField } from "../../../ui/forms";
+import { FormError, PasswordField, SubmitButton, TextField } from "../../../ui/forms";
 
 /** The registration page (spec 1 §2.10, §4.3) of /signup, /app/signup and /acceptinvite. */
 export function RegistrationPage() {
@@ -109,18 +109,12 @@ function RegistrationForm({
             )}
           </div>
           <div className="col-md-6">
-            <TextField
-              name="password"
-              label="Password"
-              type="password"
-              autoComplete="new-password"
-            />
+            <PasswordField name="password" label="Password" autoComplete="new-password" />
           </div>
           <div className="col-md-6">
-            <TextField
+            <PasswordField
               name="confirmPassword"
               label="Confirm password"
-              type="password"
               autoComplete="new-password"
             />
           </div>
