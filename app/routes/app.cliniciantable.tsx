@@ -1,13 +1,12 @@
 // /app/cliniciantable: the Invitations screen of the clinician (spec 1 §2.3, spec 2 §2).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { InvitationsPage } from "~/domain/invitations/ui/InvitationsPage";
 import { requireActor } from "~/domain/actor.server";
 import { loadInvitationsScreen, runInvitationsIntent } from "~/domain/invitations/screen.server";
 import { invitationsFormSchema } from "~/domain/invitations/schema";
 import { parseForm } from "~/lib/form.server";
 import { clientIp } from "~/lib/http.server";
-import { redirectWithFlash } from "~/lib/session.server";
+import { answerPost } from "~/lib/session.server";
 import type { RouteHandle } from "~/root";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
@@ -24,11 +23,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireActor(request, ["clinician"]);
   const form = await parseForm(request, invitationsFormSchema);
   if (!form.ok) return form.reply;
-  const next = await runInvitationsIntent("clinician", actor, form.data, clientIp(request));
-  if (!next.ok) return data({ formError: next.message }, { status: 400 });
-  return next.flash
-    ? redirectWithFlash(request, next.to, next.flash.kind, next.flash.message)
-    : redirect(next.to);
+  const outcome = await runInvitationsIntent("clinician", actor, form.data, clientIp(request));
+  return answerPost(request, outcome);
 }
 
 export default function Invitations() {

@@ -5,7 +5,7 @@
 // where to go next (runInvitationsIntent). The routes pass in the signed-in user's Actor
 // (domain/actor.server.ts requireActor); every list and action is scoped with it.
 import { badRequest, notFoundUnless } from "~/lib/http.server";
-import type { Flash } from "~/lib/session.server";
+import type { PostOutcome } from "~/lib/session.server";
 import {
   invitationConfirmations,
   invitationMessages,
@@ -207,17 +207,13 @@ export async function loadInvitationsScreen(role: StaffRole, actor: InvitationAc
 
 export type InvitationsScreen = Awaited<ReturnType<typeof loadInvitationsScreen>>;
 
-/** Where a post leads: the next URL (with a message for it), or the dialog's message (400). */
-export type InvitationsOutcome =
-  { ok: true; to: string; flash?: Flash } | { ok: false; message: string };
-
 /** Runs one post of the screen (the dialog's steps, Send, a confirmed action) for this actor. */
 export async function runInvitationsIntent(
   role: StaffRole,
   actor: InvitationActor,
   input: InvitationsForm,
   ip: string | null,
-): Promise<InvitationsOutcome> {
+): Promise<PostOutcome> {
   const path = INVITATION_SCREENS[role];
   switch (input.intent) {
     case "lookup":
