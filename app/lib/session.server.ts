@@ -156,8 +156,7 @@ export async function redirectWithFlash(
 
 /** What a post came to: the next page (with a message to show there), or the form's message. */
 export type PostOutcome =
-  | { ok: true; to: string; flash?: Flash }
-  | { ok: false; message: string; status?: number };
+  { ok: true; to: string; flash?: Flash } | { ok: false; message: string; status?: number };
 
 /**
  * The answer to a post from its outcome (post/redirect/get): a redirect, flashing the message
