@@ -1,7 +1,7 @@
 // Sessions live in the database; the signed, httpOnly cookie holds only the session id
 // (DESIGN.md §4). Idle and absolute expiry are enforced here, on every read.
 import crypto from "node:crypto";
-import { createCookie, createSessionStorage, redirect, type Session } from "@remix-run/node";
+import { createCookie, createSessionStorage, data, redirect, type Session } from "@remix-run/node";
 import { prisma } from "./db.server";
 import { env } from "./env.server";
 
@@ -152,4 +152,19 @@ export async function redirectWithFlash(
   const session = await getSession(request);
   flash(session, kind, message);
   return redirect(to, { headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+/** What a post came to: the next page (with a message to show there), or the form's message. */
+export type PostOutcome =
+  { ok: true; to: string; flash?: Flash } | { ok: false; message: string; status?: number };
+
+/**
+ * The answer to a post from its outcome (post/redirect/get): a redirect, flashing the message
+ * when there is one, or the form's message with its status (400 unless said).
+ */
+export async function answerPost(request: Request, outcome: PostOutcome) {
+  if (!outcome.ok) return data({ formError: outcome.message }, { status: outcome.status ?? 400 });
+  if (!outcome.flash) return redirect(outcome.to);
+  const { kind, message } = outcome.flash;
+  return redirectWithFlash(request, outcome.to, kind, message);
 }

@@ -2,12 +2,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ValidatedForm, validationError } from "remix-validated-form";
+import { ValidatedForm } from "remix-validated-form";
 import { CodeEntry } from "~/domain/accounts/ui/CodeEntry";
 import { DecryptLogDialog } from "~/domain/deviceLogs/ui/DecryptLogDialog";
 import { Flash } from "~/ui/Flash";
-import { FormError, SubmitButton, TextField } from "~/ui/forms";
+import { FormError, PasswordField, SubmitButton, TextField } from "~/ui/forms";
 import { readForm } from "~/lib/formBody.server";
+import { parseForm } from "~/lib/form.server";
 import { authenticator, requireAnonymous } from "~/domain/accounts/auth.server";
 import { decryptDialogHref } from "~/domain/deviceLogs/decryptDialog";
 import { clientIp } from "~/lib/http.server";
@@ -22,7 +23,12 @@ import {
 } from "~/domain/accounts/signIn.server";
 import { loadDecryptDialog } from "~/domain/deviceLogs/deviceLog.server";
 import { useRootFlash, type RouteHandle } from "~/root";
-import { codeValidator, credentialsValidator } from "~/domain/accounts/signInSchema";
+import {
+  codeValidator,
+  credentialsSchema,
+  credentialsValidator,
+} from "~/domain/accounts/signInSchema";
+import { verificationCodeSchema } from "~/domain/accounts/schema";
 
 // Measured (docs/performance.md): hydrating this page cost ~117 KB of gzipped JavaScript for a
 // two-field form. It works as plain HTML; the code countdown is a small script of its own.
@@ -63,8 +69,8 @@ export async function action({ request }: ActionFunctionArgs) {
 
   switch (intent) {
     case "credentials": {
-      const result = await credentialsValidator.validate(form);
-      if (result.error) return validationError(result.error, result.submittedData);
+      const result = await parseForm(form, credentialsSchema);
+      if (!result.ok) return result.reply;
       try {
         const challenge = await authenticator.authenticate("credentials", request);
         session.set("challenge", challenge);
@@ -80,8 +86,8 @@ export async function action({ request }: ActionFunctionArgs) {
     case "code": {
       const challenge = session.get("challenge");
       if (!challenge) return redirect("/");
-      const result = await codeValidator.validate(form);
-      if (result.error) return validationError(result.error, result.submittedData);
+      const result = await parseForm(form, verificationCodeSchema);
+      if (!result.ok) return result.reply;
       const outcome = await finishSignIn(challenge, result.data.code, ip);
       if (!outcome.ok) {
         if (outcome.restart) {
@@ -170,12 +176,7 @@ function CredentialsStep({ formError }: { formError: string | null }) {
       >
         <input type="hidden" name="intent" value="credentials" />
         <TextField name="usernameOrEmail" label="Username or email" autoComplete="username" />
-        <TextField
-          name="password"
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-        />
+        <PasswordField name="password" label="Password" />
         <div className="d-flex justify-content-between align-items-center">
           <SubmitButton>Next</SubmitButton>
           <Link to="/forgotpassword">Forgot your password?</Link>

@@ -2,7 +2,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { InvitationsPage } from "~/domain/invitations/ui/InvitationsPage";
 import { requireActor } from "~/domain/actor.server";
-import { invitationsAction, invitationsLoader } from "~/domain/invitations/flow.server";
+import { loadInvitationsScreen, runInvitationsIntent } from "~/domain/invitations/screen.server";
+import { invitationsFormSchema } from "~/domain/invitations/schema";
+import { parseForm } from "~/lib/form.server";
+import { clientIp } from "~/lib/http.server";
+import { answerPost } from "~/lib/session.server";
 import type { RouteHandle } from "~/root";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
@@ -10,10 +14,18 @@ export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 export const handle: RouteHandle = { heading: "Invitations" };
 export const meta: MetaFunction = () => [{ title: "Invitations | ARC Connect" }];
 
-export const loader = async (args: LoaderFunctionArgs) =>
-  invitationsLoader("clinicadmin", await requireActor(args.request, ["clinicadmin"]), args);
-export const action = async (args: ActionFunctionArgs) =>
-  invitationsAction("clinicadmin", await requireActor(args.request, ["clinicadmin"]), args);
+export async function loader({ request }: LoaderFunctionArgs) {
+  const actor = await requireActor(request, ["clinicadmin"]);
+  return loadInvitationsScreen("clinicadmin", actor, new URL(request.url));
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const actor = await requireActor(request, ["clinicadmin"]);
+  const form = await parseForm(request, invitationsFormSchema);
+  if (!form.ok) return form.reply;
+  const outcome = await runInvitationsIntent("clinicadmin", actor, form.data, clientIp(request));
+  return answerPost(request, outcome);
+}
 
 export default function Invitations() {
   return <InvitationsPage />;

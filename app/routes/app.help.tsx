@@ -7,21 +7,14 @@ import { data } from "@remix-run/node";
 import { useActionData, useLocation } from "@remix-run/react";
 import { HelpForm } from "~/domain/help/ui/HelpForm";
 import { requireActor } from "~/domain/actor.server";
-import { readForm } from "~/lib/formBody.server";
+import { formReply, parseForm, type FormReplyData } from "~/lib/form.server";
 import { clientIp } from "~/lib/http.server";
 import { logger } from "~/lib/logger.server";
 import { SITE_ROLES } from "~/domain/roles";
 import { redirectWithFlash } from "~/lib/session.server";
 import { sendHelpMessage } from "~/domain/help/help.server";
 import type { RouteHandle } from "~/root";
-import {
-  helpFormErrors,
-  helpMessages,
-  helpSchema,
-  readHelpForm,
-  type HelpFormErrors,
-  type HelpFormValues,
-} from "~/domain/help/schema";
+import { helpEcho, helpMessages, helpSchema, type HelpFormValues } from "~/domain/help/schema";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
@@ -36,23 +29,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
-type ActionData = { values: HelpFormValues; errors?: HelpFormErrors; formError?: string };
+type ActionData = FormReplyData & { formError?: string };
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireActor(request, SITE_ROLES);
-  const form = await readForm(request);
-  const values = readHelpForm(form);
-  const parsed = helpSchema.safeParse(values);
-  if (!parsed.success) {
-    return data<ActionData>({ values, errors: helpFormErrors(parsed.error) }, { status: 400 });
-  }
+  const form = await parseForm(request, helpSchema);
+  if (!form.ok) return formReply(form.fieldErrors, helpEcho(form.values));
   try {
-    await sendHelpMessage(user, parsed.data, { ip: clientIp(request) });
+    await sendHelpMessage(user, form.data, { ip: clientIp(request) });
   } catch (error) {
     // A thrown Response (storage full: 503) is an answer, not a failure of this action.
     if (error instanceof Response) throw error;
     logger.error("help message failed", { error, userId: user.id });
-    return data<ActionData>({ values, formError: helpMessages.failed }, { status: 500 });
+    const repopulateFields = helpEcho(Object.fromEntries(form.form));
+    return data<ActionData>(
+      { fieldErrors: {}, repopulateFields, formError: helpMessages.failed },
+      { status: 500 },
+    );
   }
   return redirectWithFlash(request, HELP_PATH, "success", helpMessages.sent);
 }
@@ -71,8 +64,8 @@ export default function HelpCenter() {
         <HelpForm
           // A new answer or the page after a sent message re-creates the form with its values.
           key={`${location.key}:${JSON.stringify(actionData ?? null)}`}
-          values={actionData?.values ?? EMPTY}
-          errors={actionData?.errors}
+          values={actionData ? helpEcho(actionData.repopulateFields) : EMPTY}
+          errors={actionData?.fieldErrors}
           formError={actionData?.formError}
         />
       </div>

@@ -2,11 +2,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { ValidatedForm, validationError } from "remix-validated-form";
-import { FormError, SubmitButton, TextField } from "~/ui/forms";
-import { CountryAndState, ReadOnlyField } from "~/domain/accounts/ui/ProfileFields";
+import { ValidatedForm } from "remix-validated-form";
+import { CountryAndState, FormError, ReadOnlyField, SubmitButton, TextField } from "~/ui/forms";
+import { NameFields } from "~/domain/accounts/ui/ProfileFields";
 import { useDirtyForm } from "~/ui/useDirtyForm";
 import { readForm } from "~/lib/formBody.server";
+import { parseForm } from "~/lib/form.server";
 import { requireRole } from "~/domain/accounts/auth.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { STAFF_ROLES } from "~/domain/roles";
@@ -15,7 +16,7 @@ import { parsePhotoUpload } from "~/lib/uploads.server";
 import { setUserPhoto } from "~/domain/accounts/photo.server";
 import { getProfile, updateProfile } from "~/domain/accounts/user.server";
 import type { RouteHandle } from "~/root";
-import { accountMessages, profileValidator } from "~/domain/accounts/schema";
+import { accountMessages, profileSchema, profileValidator } from "~/domain/accounts/schema";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
@@ -50,8 +51,8 @@ export async function action({ request }: ActionFunctionArgs) {
 
   const form = await readForm(request);
   if (form.get("intent") !== "profile") throw new Response("Unknown intent", { status: 400 });
-  const result = await profileValidator.validate(form);
-  if (result.error) return validationError(result.error, result.submittedData);
+  const result = await parseForm(form, profileSchema);
+  if (!result.ok) return result.reply;
   const outcome = await updateProfile(user.id, result.data);
   if (outcome === "unchanged") return data({ formInfo: UNCHANGED }, { status: 400 });
   return saved(accountMessages.profileUpdated);
@@ -129,12 +130,7 @@ export default function EditProfile() {
                   <ReadOnlyField id="username" label="User name" value={profile.username} />
                 </div>
                 <div className="col-md-6" />
-                <div className="col-md-6">
-                  <TextField name="firstName" label="First name" autoComplete="given-name" />
-                </div>
-                <div className="col-md-6">
-                  <TextField name="lastName" label="Last name" autoComplete="family-name" />
-                </div>
+                <NameFields />
                 <div className="col-md-6">
                   <TextField
                     name="addressLine1"

@@ -2,7 +2,7 @@
 // site with the viewer (the provider's admins: anyone); otherwise 404.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ReadOnlyField } from "~/domain/accounts/ui/ProfileFields";
+import { ReadOnlyField } from "~/ui/forms";
 import { requireActor } from "~/domain/actor.server";
 import { notFoundUnless } from "~/lib/http.server";
 import { photoUrl } from "~/lib/photoUrl";

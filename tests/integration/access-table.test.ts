@@ -43,14 +43,14 @@ import {
 } from "~/domain/notifications/dailySummary.server";
 import { careSiteDashboard, dashboardCsv } from "~/domain/adherence/dashboard.server";
 import { sendHelpMessage } from "~/domain/help/help.server";
+import { applyInvitationAction } from "~/domain/invitations/invitation.server";
 import {
-  applyInvitationAction,
   countInvitations,
   getInvitation,
   listReceivedInvitations,
   listSentInvitations,
-  sendInvitations,
-} from "~/domain/invitations/invitation.server";
+} from "~/domain/invitations/lists.server";
+import { sendInvitations } from "~/domain/invitations/send.server";
 import {
   notificationSettingsFor,
   saveNotificationSettings,

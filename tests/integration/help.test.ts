@@ -24,8 +24,8 @@ const HELP = "/app/help";
 const FROM = "ARC Connect <no-reply@arcconnect.example>";
 
 type ActionBody = {
-  values: HelpFormValues;
-  errors?: Record<string, string>;
+  repopulateFields: HelpFormValues;
+  fieldErrors: Record<string, string>;
   formError?: string;
 };
 
@@ -140,7 +140,7 @@ describe("Help Center", () => {
       const result = await post(browser, fields);
       expect(statusOf(result)).toBe(400);
       const body = await bodyOf<ActionBody>(result);
-      expect(body.errors).toEqual({
+      expect(body.fieldErrors).toEqual({
         subject: helpMessages.subjectRequired,
         description: helpMessages.descriptionRequired,
       });
@@ -148,13 +148,13 @@ describe("Help Center", () => {
     const one = await bodyOf<ActionBody>(
       await post(browser, { subject: "Printer", description: "" }),
     );
-    expect(one.errors).toEqual({ description: helpMessages.descriptionRequired });
-    expect(one.values).toEqual({ subject: "Printer", description: "" });
+    expect(one.fieldErrors).toEqual({ description: helpMessages.descriptionRequired });
+    expect(one.repopulateFields).toEqual({ subject: "Printer", description: "" });
     const other = await bodyOf<ActionBody>(
       await post(browser, { subject: "", description: "It jams" }),
     );
-    expect(other.errors).toEqual({ subject: helpMessages.subjectRequired });
-    expect(other.values).toEqual({ subject: "", description: "It jams" });
+    expect(other.fieldErrors).toEqual({ subject: helpMessages.subjectRequired });
+    expect(other.repopulateFields).toEqual({ subject: "", description: "It jams" });
 
     expect(await helpRows(user.id)).toHaveLength(0);
     expect(await queuedFor(user.email)).toHaveLength(0);
@@ -169,11 +169,11 @@ describe("Help Center", () => {
     const result = await post(browser, { subject, description });
     expect(statusOf(result)).toBe(400);
     const body = await bodyOf<ActionBody>(result);
-    expect(body.errors).toEqual({
+    expect(body.fieldErrors).toEqual({
       subject: "Subject must be at most 50 characters",
       description: "Description must be at most 300 characters",
     });
-    expect(body.values).toEqual({ subject, description });
+    expect(body.repopulateFields).toEqual({ subject, description });
     expect(await helpRows(user.id)).toHaveLength(0);
     expect(await queuedFor(user.email)).toHaveLength(0);
 
@@ -201,7 +201,8 @@ describe("Help Center", () => {
       const result = await post(browser, fields);
       expect(statusOf(result)).toBe(500);
       expect(await bodyOf<ActionBody>(result)).toEqual({
-        values: fields,
+        fieldErrors: {},
+        repopulateFields: fields,
         formError: "Something went wrong. Try again later.",
       });
       expect(logged.mock.calls.some(([line]) => String(line).includes("help message failed"))).toBe(

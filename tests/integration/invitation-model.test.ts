@@ -6,18 +6,22 @@ import { env } from "~/lib/env.server";
 import { invitationMessages as m } from "~/domain/invitations/rules";
 import {
   applyInvitationAction,
-  countInvitations,
   countPendingInvitations,
-  findRoleByEmail,
   endInvitationsForMembership,
-  getInvitation,
-  invitableCareSites,
-  invitationRoleOptions,
-  listReceivedInvitations,
-  listSentInvitations,
-  sendInvitations,
   type InvitationActor,
 } from "~/domain/invitations/invitation.server";
+import {
+  countInvitations,
+  getInvitation,
+  listReceivedInvitations,
+  listSentInvitations,
+} from "~/domain/invitations/lists.server";
+import {
+  findRoleByEmail,
+  invitableCareSites,
+  invitationRoleOptions,
+  sendInvitations,
+} from "~/domain/invitations/send.server";
 import { findInvitationByToken, hashInvitationToken } from "~/domain/invitations/token.server";
 import { actorOf, createCareSite, createUser, uid } from "../support/factories";
 import { MALFORMED_EMAILS } from "../support/malformedEmails";

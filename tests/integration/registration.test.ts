@@ -124,7 +124,7 @@ describe("self-registration", () => {
         }),
       ),
     );
-    expect(statusOf(result)).toBe(422);
+    expect(statusOf(result)).toBe(400);
     expect(await bodyOf(result)).toMatchObject({
       fieldErrors: {
         username: accountMessages.usernameExists,

@@ -101,7 +101,7 @@ describe("sign in with a password and a 4-digit code", () => {
 
   it("validates the fields before checking anything", async () => {
     const result = await submitPassword(browser, "", "123");
-    expect(statusOf(result)).toBe(422);
+    expect(statusOf(result)).toBe(400);
     const body = await bodyOf<{ fieldErrors: Record<string, string> }>(result);
     expect(body.fieldErrors).toEqual({
       usernameOrEmail: "Required",
@@ -115,7 +115,7 @@ describe("sign in with a password and a 4-digit code", () => {
     const code = await lastCodeFor(user.phone);
 
     const short = await submitCode(browser, "12");
-    expect(statusOf(short)).toBe(422);
+    expect(statusOf(short)).toBe(400);
     expect(await bodyOf(short)).toMatchObject({
       fieldErrors: { code: "Incorrect code! Please try again." },
     });

@@ -2,8 +2,8 @@
 // the phone's code, the success panel. The route files bind where they live.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { validationError } from "remix-validated-form";
-import { readForm } from "../../lib/formBody.server";
+import { readForm } from "~/lib/formBody.server";
+import { formReply, parseForm } from "~/lib/form.server";
 import { prisma } from "~/lib/db.server";
 import { maskPhone } from "~/domain/roles";
 import { formatClockTime } from "~/lib/time";
@@ -18,11 +18,11 @@ import {
 import {
   accountMessages,
   fullPhone,
-  registrationValidator,
-  verificationCodeValidator,
+  registrationSchema,
+  verificationCodeSchema,
 } from "~/domain/accounts/schema";
-import { clientIp } from "../../lib/http.server";
-import { commitSession, flash, getSession, type AppSession } from "../../lib/session.server";
+import { clientIp } from "~/lib/http.server";
+import { commitSession, flash, getSession, type AppSession } from "~/lib/session.server";
 
 export type RegistrationPageData =
   | { state: "expired" }
@@ -117,17 +117,15 @@ export async function registrationAction({ request }: ActionFunctionArgs) {
 
   switch (form.get("intent")) {
     case "next": {
-      const result = await registrationValidator.validate(form);
+      const result = await parseForm(form, registrationSchema);
       const invited = token !== null;
-      if (result.error) {
+      if (!result.ok) {
+        if (!invited || !result.fieldErrors.phone) return result.reply;
         // The invited flow's phone messages (spec 1 §5.3, §8).
-        const phoneError = result.error.fieldErrors.phone;
-        if (invited && phoneError) {
-          result.error.fieldErrors.phone = String(form.get("phone") ?? "").trim()
-            ? accountMessages.mobileInvalid
-            : accountMessages.mobileMissing;
-        }
-        return validationError(result.error, result.submittedData);
+        const phone = String(form.get("phone") ?? "").trim()
+          ? accountMessages.mobileInvalid
+          : accountMessages.mobileMissing;
+        return formReply({ ...result.fieldErrors, phone }, result.values);
       }
       const { phoneCountry, phone, confirmPassword: _confirm, ...rest } = result.data;
       const outcome = await startRegistration(
@@ -136,9 +134,7 @@ export async function registrationAction({ request }: ActionFunctionArgs) {
         ip,
       );
       if (!outcome.ok) {
-        if (outcome.fieldErrors) {
-          return validationError({ fieldErrors: outcome.fieldErrors }, result.submittedData);
-        }
+        if (outcome.fieldErrors) return formReply(outcome.fieldErrors, Object.fromEntries(form));
         return data({ formError: outcome.formError }, { status: outcome.status });
       }
       session.set("signup", { codeId: outcome.codeId });
@@ -154,8 +150,8 @@ export async function registrationAction({ request }: ActionFunctionArgs) {
       // Invited: Verify checks the code; Submit needs a verified phone. Self-registration: the
       // code and Submit come together.
       if (!pending.verified && (intent === "verify" || !pending.invited)) {
-        const result = await verificationCodeValidator.validate(form);
-        if (result.error) return validationError(result.error, result.submittedData);
+        const result = await parseForm(form, verificationCodeSchema);
+        if (!result.ok) return result.reply;
         const verified = await verifyRegistrationPhone(codeId, code, ip);
         if (!verified.ok) return data({ formError: verified.message }, { status: verified.status });
         // The code step now shows the spec's "successfully verified" line.

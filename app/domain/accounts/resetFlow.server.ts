@@ -3,8 +3,8 @@
 // the channel. Post/redirect/get throughout; the step lives in the session.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { validationError } from "remix-validated-form";
-import { readForm } from "../../lib/formBody.server";
+import { readForm } from "~/lib/formBody.server";
+import { parseForm } from "~/lib/form.server";
 import { maskPhone } from "~/domain/roles";
 import { formatClockTime } from "~/lib/time";
 import { getCode } from "~/domain/accounts/oneTimeCode.server";
@@ -17,14 +17,14 @@ import {
   type ResetState,
 } from "~/domain/accounts/passwordReset.server";
 import {
-  forgotByEmailValidator,
-  forgotByPhoneValidator,
-  resetPasswordValidator,
-  verificationCodeValidator,
+  forgotByEmailSchema,
+  forgotByPhoneSchema,
+  resetPasswordSchema,
+  verificationCodeSchema,
 } from "~/domain/accounts/schema";
 import { requireAnonymous } from "./auth.server";
-import { clientIp } from "../../lib/http.server";
-import { commitSession, flash, getSession, type AppSession } from "../../lib/session.server";
+import { clientIp } from "~/lib/http.server";
+import { commitSession, flash, getSession, type AppSession } from "~/lib/session.server";
 
 const PATHS: Record<ResetChannel, string> = {
   email: "/restorepasswordwithemail",
@@ -83,9 +83,11 @@ export async function resetAction(channel: ResetChannel, { request }: ActionFunc
 
   switch (form.get("intent")) {
     case "request": {
-      const validator = channel === "email" ? forgotByEmailValidator : forgotByPhoneValidator;
-      const result = await validator.validate(form);
-      if (result.error) return validationError(result.error, result.submittedData);
+      const result =
+        channel === "email"
+          ? await parseForm(form, forgotByEmailSchema)
+          : await parseForm(form, forgotByPhoneSchema);
+      if (!result.ok) return result.reply;
       const address = "email" in result.data ? result.data.email : result.data.phonenumber;
       const outcome = await requestPasswordReset(channel, address, ip);
       if (!outcome.ok) return data({ formError: outcome.message }, { status: outcome.status });
@@ -94,8 +96,8 @@ export async function resetAction(channel: ResetChannel, { request }: ActionFunc
     }
     case "code": {
       if (!state || state.verified) return back();
-      const result = await verificationCodeValidator.validate(form);
-      if (result.error) return validationError(result.error, result.submittedData);
+      const result = await parseForm(form, verificationCodeSchema);
+      if (!result.ok) return result.reply;
       const outcome = await verifyPasswordResetCode(state, result.data.code, ip);
       if (!outcome.ok) {
         if (!outcome.restart)
@@ -115,8 +117,8 @@ export async function resetAction(channel: ResetChannel, { request }: ActionFunc
     }
     case "password": {
       if (!state?.verified) return back();
-      const result = await resetPasswordValidator.validate(form);
-      if (result.error) return validationError(result.error, result.submittedData);
+      const result = await parseForm(form, resetPasswordSchema);
+      if (!result.ok) return result.reply;
       await completePasswordReset(state, result.data.password, ip);
       session.set("reset", { done: true });
       return back();

@@ -10,7 +10,9 @@ import {
   TOO_MANY_REQUESTS,
 } from "~/lib/throttle.server";
 import { audit } from "~/domain/audit.server";
-import { attemptCode, issueCode } from "~/domain/accounts/oneTimeCode.server";
+import { attemptCode, getCode, issueCode } from "~/domain/accounts/oneTimeCode.server";
+import { maskPhone } from "~/domain/roles";
+import { formatClockTime } from "~/lib/time";
 import { findTaken } from "~/domain/accounts/registration.server";
 import { messages as signInMessages } from "~/domain/accounts/signIn.server";
 import { hashPassword, verifyPassword } from "~/domain/accounts/user.server";
@@ -145,4 +147,63 @@ export async function changePassword(
 
 export async function setMeasuringUnit(userId: string, unit: MeasuringUnit) {
   await prisma.user.update({ where: { id: userId }, data: { measuringUnit: unit } });
+}
+
+// --- The page's panels and steps ---------------------------------------------------------------
+
+export const SECURITY_PANELS = ["email", "phone", "password", "units"] as const;
+export type SecurityPanel = (typeof SECURITY_PANELS)[number];
+/** How long a confirmed current password opens the email and phone panels. */
+export const CONFIRMATION_MS = 10 * 60_000;
+
+export const isSecurityPanel = (value: unknown): value is SecurityPanel =>
+  (SECURITY_PANELS as readonly unknown[]).includes(value);
+
+/** spec 1 §2.6: no email, phone or units for superadmin; no units for abmadmin. */
+export function panelsFor(role: string): SecurityPanel[] {
+  if (role === "superadmin") return ["password"];
+  if (role === "abmadmin") return ["email", "phone", "password"];
+  return [...SECURITY_PANELS];
+}
+
+/** The open panel's progress as the session keeps it. */
+export type SecurityState = { panel: string; confirmedAt?: number; codeId?: string };
+
+/** Whether the current password was confirmed for this panel, recently enough. */
+export function isConfirmed(
+  state: SecurityState | undefined,
+  panel: SecurityPanel,
+  now = Date.now(),
+) {
+  return (
+    state?.panel === panel &&
+    state.confirmedAt !== undefined &&
+    now - state.confirmedAt < CONFIRMATION_MS
+  );
+}
+
+export type ContactStep =
+  | { step: "confirm" }
+  | { step: "new" }
+  | { step: "code"; sentTo: string; expiresAt: string; expiresAtText: string };
+
+/**
+ * The step of the email or phone panel: confirm the current password, type the new value, or
+ * enter the code sent to it (while that code is open).
+ */
+export async function contactStep(
+  panel: SecurityPanel | null,
+  state: SecurityState | undefined,
+): Promise<ContactStep> {
+  if ((panel !== "email" && panel !== "phone") || !isConfirmed(state, panel)) {
+    return { step: "confirm" };
+  }
+  const code = state?.codeId ? await getCode(state.codeId) : null;
+  if (!code || code.consumedAt) return { step: "new" };
+  return {
+    step: "code",
+    sentTo: panel === "phone" ? maskPhone(code.destination) : code.destination,
+    expiresAt: code.expiresAt.toISOString(),
+    expiresAtText: formatClockTime(code.expiresAt),
+  };
 }

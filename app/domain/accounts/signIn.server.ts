@@ -9,7 +9,11 @@ import {
   reissueCode,
 } from "~/domain/accounts/oneTimeCode.server";
 import { prisma } from "~/lib/db.server";
-import { findAccountByLogin, isAssociatedWithCareSite, verifyPassword } from "~/domain/accounts/user.server";
+import {
+  findAccountByLogin,
+  isAssociatedWithCareSite,
+  verifyPassword,
+} from "~/domain/accounts/user.server";
 import { enqueue } from "~/lib/outbox.server";
 import { isStaffRole, homeAfterSignIn } from "~/domain/roles";
 import {

@@ -20,7 +20,8 @@ export const helpMessages = {
 
 /** The form as the page shows it: what was posted, valid or not. */
 export type HelpFormValues = { subject: string; description: string };
-export type HelpFormErrors = Partial<Record<keyof HelpFormValues, string>>;
+
+const lineBreaks = (value: string) => value.replace(/\r\n?/g, "\n");
 
 export const helpSchema = z.object({
   subject: textField(
@@ -35,7 +36,7 @@ export const helpSchema = z.object({
       required(helpMessages.descriptionRequired),
       maxLength(HELP_DESCRIPTION_MAX, helpMessages.descriptionTooLong),
     ],
-    { normalize: trim },
+    { normalize: (value) => trim(lineBreaks(value)) },
   ),
 });
 
@@ -44,26 +45,13 @@ export type HelpInput = z.output<typeof helpSchema>;
 // Far above the limits, so an over-long post is still over-long, but a huge one is not echoed back.
 const ECHO_MAX = 10 * HELP_DESCRIPTION_MAX;
 
-const text = (value: FormDataEntryValue | null) =>
-  (typeof value === "string" ? value : "").slice(0, ECHO_MAX);
+const text = (value: unknown) => (typeof value === "string" ? value : "").slice(0, ECHO_MAX);
 
 /**
- * The form's values as posted. A browser counts a line break in a textarea as one character but
- * posts it as CRLF, so line breaks are read back as "\n": 300 characters typed stay 300.
+ * The form's values to show again, from what was posted. A browser counts a line break in a
+ * textarea as one character but posts it as CRLF, so line breaks are read back as "\n": 300
+ * characters typed stay 300.
  */
-export function readHelpForm(form: FormData): HelpFormValues {
-  return {
-    subject: text(form.get("subject")),
-    description: text(form.get("description")).replace(/\r\n?/g, "\n"),
-  };
-}
-
-/** The first message of each field of a failed parse. */
-export function helpFormErrors(error: z.ZodError): HelpFormErrors {
-  const errors: HelpFormErrors = {};
-  for (const issue of error.issues) {
-    const key = issue.path[0];
-    if (key === "subject" || key === "description") errors[key] ??= issue.message;
-  }
-  return errors;
+export function helpEcho(values: Record<string, unknown>): HelpFormValues {
+  return { subject: text(values.subject), description: lineBreaks(text(values.description)) };
 }

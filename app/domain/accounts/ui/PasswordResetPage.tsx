@@ -9,7 +9,7 @@ import {
 } from "~/domain/accounts/schema";
 import { CodeEntry } from "./CodeEntry";
 import { Flash } from "../../../ui/Flash";
-import { FormError, SubmitButton, TextField } from "../../../ui/forms";
+import { FormError, PasswordField, SubmitButton, TextField } from "../../../ui/forms";
 import { PublicPage } from "../../../ui/PublicPage";
 
 type Step =
@@ -97,16 +97,10 @@ export function PasswordResetPage({ channel }: { channel: "email" | "sms" }) {
           <FormError message={formError} />
           <ValidatedForm validator={resetPasswordValidator} method="post" noValidate>
             <input type="hidden" name="intent" value="password" />
-            <TextField
-              name="password"
-              label="New password"
-              type="password"
-              autoComplete="new-password"
-            />
-            <TextField
+            <PasswordField name="password" label="New password" autoComplete="new-password" />
+            <PasswordField
               name="confirmPassword"
               label="Confirm password"
-              type="password"
               autoComplete="new-password"
               hint="At least 8 characters with an uppercase letter, a lowercase letter, a digit and one of -+_!@#$%^&*.,?"
             />

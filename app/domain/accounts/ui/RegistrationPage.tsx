@@ -9,9 +9,10 @@ import {
   registrationValidator,
   verificationCodeValidator,
 } from "~/domain/accounts/schema";
+import { NameFields } from "./ProfileFields";
 import { CodeField, CodeSent } from "./CodeEntry";
 import { Flash } from "../../../ui/Flash";
-import { FormError, SubmitButton, TextField } from "../../../ui/forms";
+import { FormError, PasswordField, SubmitButton, TextField } from "../../../ui/forms";
 
 /** The registration page (spec 1 §2.10, §4.3) of /signup, /app/signup and /acceptinvite. */
 export function RegistrationPage() {
@@ -108,27 +109,16 @@ function RegistrationForm({
             )}
           </div>
           <div className="col-md-6">
-            <TextField
-              name="password"
-              label="Password"
-              type="password"
-              autoComplete="new-password"
-            />
+            <PasswordField name="password" label="Password" autoComplete="new-password" />
           </div>
           <div className="col-md-6">
-            <TextField
+            <PasswordField
               name="confirmPassword"
               label="Confirm password"
-              type="password"
               autoComplete="new-password"
             />
           </div>
-          <div className="col-md-6">
-            <TextField name="firstName" label="First name" autoComplete="given-name" />
-          </div>
-          <div className="col-md-6">
-            <TextField name="lastName" label="Last name" autoComplete="family-name" />
-          </div>
+          <NameFields />
           <div className="col-4 col-md-2">
             <TextField name="phoneCountry" label="Code" inputMode="numeric" maxLength={3} />
           </div>

@@ -3,12 +3,9 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { FormError } from "~/ui/forms";
-import {
-  HELP_DESCRIPTION_MAX,
-  HELP_SUBJECT_MAX,
-  type HelpFormErrors,
-  type HelpFormValues,
-} from "~/domain/help/schema";
+import { HELP_DESCRIPTION_MAX, HELP_SUBJECT_MAX, type HelpFormValues } from "~/domain/help/schema";
+
+type HelpFormErrors = Partial<Record<keyof HelpFormValues | "", string>>;
 
 export function HelpForm({
   values,

@@ -1,12 +1,11 @@
-// Loader and action of the four Invitations screens (spec 2 §2, §4, §5): /app/invitation (abmadmin),
-// /app/clinicadmin, /app/satable (superadmin), /app/cliniciantable. Lists, the invitation dialog
-// and the confirmation dialogs are all addressed by URL, so everything works without JavaScript.
-// The routes pass in the signed-in user's Actor (domain/actor.server.ts requireActor): lib does
-// not reach into the domain, and every list and action is scoped by the model with it.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
-import { readForm } from "../../lib/formBody.server";
-import { badRequest, clientIp, notFoundUnless } from "~/lib/http.server";
+// The four Invitations screens (spec 2 §2, §4, §5): /app/invitation (abmadmin), /app/clinicadmin,
+// /app/satable (superadmin), /app/cliniciantable. Lists, the invitation dialog and the
+// confirmation dialogs are all addressed by URL, so everything works without JavaScript: the
+// screen is a function of the URL (loadInvitationsScreen), and a post is one intent that answers
+// where to go next (runInvitationsIntent). The routes pass in the signed-in user's Actor
+// (domain/actor.server.ts requireActor); every list and action is scoped with it.
+import { badRequest, notFoundUnless } from "~/lib/http.server";
+import type { PostOutcome } from "~/lib/session.server";
 import {
   invitationConfirmations,
   invitationMessages,
@@ -19,18 +18,22 @@ import {
 import { readListParams } from "~/lib/listParams";
 import { patientProfileHref } from "~/domain/patients/profileLink";
 import type { StaffRole } from "~/domain/roles";
-import { commitSession, flash, getSession } from "~/lib/session.server";
 import {
   applyInvitationAction,
-  countInvitations,
-  getInvitation,
-  invitableCareSites,
-  invitationRoleOptions,
-  listReceivedInvitations,
-  listSentInvitations,
-  sendInvitations,
   type InvitationActor,
 } from "~/domain/invitations/invitation.server";
+import {
+  countInvitations,
+  getInvitation,
+  listReceivedInvitations,
+  listSentInvitations,
+} from "~/domain/invitations/lists.server";
+import {
+  invitableCareSites,
+  invitationRoleOptions,
+  sendInvitations,
+} from "~/domain/invitations/send.server";
+import type { InvitationsForm } from "~/domain/invitations/schema";
 import { EMAIL_REGEX } from "~/lib/validation";
 
 export const INVITATION_SCREENS: Record<StaffRole, string> = {
@@ -42,12 +45,8 @@ export const INVITATION_SCREENS: Record<StaffRole, string> = {
 
 const CARE_SITE_SORTS = ["name", "city", "state", "zip"] as const;
 
-export async function invitationsLoader(
-  role: StaffRole,
-  actor: InvitationActor,
-  { request }: LoaderFunctionArgs,
-) {
-  const url = new URL(request.url);
+/** What the screen at `url` shows to this actor: counts, one list, and the dialog the URL opens. */
+export async function loadInvitationsScreen(role: StaffRole, actor: InvitationActor, url: URL) {
   const search = url.searchParams;
   const canReceive = role !== "superadmin";
   const counts = await countInvitations(actor);
@@ -206,62 +205,60 @@ export async function invitationsLoader(
   };
 }
 
-export async function invitationsAction(
+export type InvitationsScreen = Awaited<ReturnType<typeof loadInvitationsScreen>>;
+
+/** Runs one post of the screen (the dialog's steps, Send, a confirmed action) for this actor. */
+export async function runInvitationsIntent(
   role: StaffRole,
   actor: InvitationActor,
-  { request }: ActionFunctionArgs,
-) {
+  input: InvitationsForm,
+  ip: string | null,
+): Promise<PostOutcome> {
   const path = INVITATION_SCREENS[role];
-  const form = await readForm(request);
-  const intent = form.get("intent");
-  const session = await getSession(request);
-
-  if (intent === "lookup" || intent === "chooseRole" || intent === "selectAll") {
-    // The dialog's steps are GET states; the post carries what was typed and chosen there.
-    const params = new URLSearchParams({
-      dialog: "invite",
-      email: String(form.get("email") ?? "").slice(0, 254),
-    });
-    const chosen = form.get("role") ?? form.get("presetRole");
-    if (chosen) params.set("role", String(chosen).slice(0, 20));
-    if (intent === "selectAll") params.set("all", "1");
-    const checked = form.getAll("careSiteId");
-    for (const id of (checked.length ? checked : form.getAll("keepC")).slice(0, 1000))
-      params.append("c", String(id));
-    return redirect(`${path}?${params}`);
-  }
-  if (intent === "send") {
-    const input = {
-      email: String(form.get("email") ?? ""),
-      role: String(form.get("role") ?? ""),
-      careSiteIds: form.getAll("careSiteId").map(String).slice(0, 1000),
-    };
-    const result = await sendInvitations(actor, input, { ip: clientIp(request) });
-    if (!result.ok) return data({ formError: result.message }, { status: 400 });
-    return redirect(`${path}?list=sent&dialog=sent`);
-  }
-  if (intent === "act") {
-    const act = String(form.get("act") ?? "");
-    if (!isInvitationAction(act)) badRequest();
-    const result = await applyInvitationAction(actor, String(form.get("id") ?? ""), act, {
-      ip: clientIp(request),
-    });
-    if (!result.ok) {
-      notFoundUnless(!result.notFound);
-      flash(
-        session,
-        "danger",
-        "message" in result ? result.message : invitationMessages.actionNotAvailable,
-      );
-    } else if (act !== "resend") {
-      flash(session, "success", `The invitation is now ${result.status}.`);
+  switch (input.intent) {
+    case "lookup":
+    case "chooseRole":
+    case "selectAll": {
+      // The dialog's steps are GET states; the post carries what was typed and chosen there.
+      const params = new URLSearchParams({ dialog: "invite", email: input.email.slice(0, 254) });
+      const chosen = input.role ?? input.presetRole;
+      if (chosen) params.set("role", chosen.slice(0, 20));
+      if (input.intent === "selectAll") params.set("all", "1");
+      const checked = input.careSiteId.length ? input.careSiteId : input.keepC;
+      for (const id of checked.slice(0, 1000)) params.append("c", id);
+      return { ok: true, to: `${path}?${params}` };
     }
-    // Lists and counts reload from page 1 after a status change (spec 2 §4).
-    const list = ["accept", "reject", "deactivate", "reactivate"].includes(act)
-      ? "received"
-      : "sent";
-    const to = act === "resend" ? `${path}?list=sent&dialog=resent` : `${path}?list=${list}`;
-    return redirect(to, { headers: { "Set-Cookie": await commitSession(session) } });
+    case "send": {
+      const { email, role: invitedRole, careSiteId } = input;
+      const careSiteIds = careSiteId.slice(0, 1000);
+      const result = await sendInvitations(
+        actor,
+        { email, role: invitedRole, careSiteIds },
+        { ip },
+      );
+      if (!result.ok) return result;
+      return { ok: true, to: `${path}?list=sent&dialog=sent` };
+    }
+    case "act": {
+      const { act } = input;
+      const result = await applyInvitationAction(actor, input.id, act, { ip });
+      notFoundUnless(result.ok || !result.notFound);
+      // Lists and counts reload from page 1 after a status change (spec 2 §4).
+      const list = ["accept", "reject", "deactivate", "reactivate"].includes(act)
+        ? "received"
+        : "sent";
+      const to = act === "resend" ? `${path}?list=sent&dialog=resent` : `${path}?list=${list}`;
+      if (!result.ok) {
+        const message =
+          "message" in result ? result.message : invitationMessages.actionNotAvailable;
+        return { ok: true, to, flash: { kind: "danger", message } };
+      }
+      if (act === "resend") return { ok: true, to };
+      return {
+        ok: true,
+        to,
+        flash: { kind: "success", message: `The invitation is now ${result.status}.` },
+      };
+    }
   }
-  throw new Response("Unknown intent", { status: 400 });
 }
