@@ -14,9 +14,6 @@ declare module "@remix-run/node" {
   }
 }
 
-// Kept for the modules that still import them from here; new code imports ~/ui/rootData.
-export { useRootFlash, type RouteHandle } from "~/ui/rootData";
-
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appCss },
   { rel: "icon", href: "/favicon.ico" },

@@ -2,7 +2,11 @@
 // evaluates the expression in that zone, so it stays at 07:00 local across DST changes); each care
 // site gets its summary only on the weekdays it selects (domain/notifications/dailySummary.server.ts).
 // The scheduler, the catch-up at start and `npm run job` all go through runJob with this job.
-import { summaryDayOf, summaryRunAt, runDailySummary } from "~/domain/notifications/dailySummary.server";
+import {
+  summaryDayOf,
+  summaryRunAt,
+  runDailySummary,
+} from "~/domain/notifications/dailySummary.server";
 import { runJob, type Job } from "./scheduler.server";
 
 export { summaryRunAt };

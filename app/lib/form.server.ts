@@ -47,7 +47,10 @@ export function withoutSecrets(values: unknown): Record<string, unknown> {
   for (const [key, value] of Object.entries(values)) {
     if (isSecretField(key)) continue;
     out[key] =
-      value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof File)
+      value !== null &&
+      typeof value === "object" &&
+      !Array.isArray(value) &&
+      !(value instanceof File)
         ? withoutSecrets(value)
         : value;
   }

@@ -22,7 +22,7 @@ import {
   SignInError,
 } from "~/domain/accounts/signIn.server";
 import { loadDecryptDialog } from "~/domain/deviceLogs/deviceLog.server";
-import { useRootFlash, type RouteHandle } from "~/root";
+import { useRootFlash, type RouteHandle } from "~/ui/rootData";
 import {
   codeValidator,
   credentialsSchema,

@@ -27,7 +27,7 @@ import {
   startContactChange,
   type SecurityPanel,
 } from "~/domain/accounts/security.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 import {
   changeEmailSchema,
   changePasswordSchema,

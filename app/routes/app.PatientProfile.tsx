@@ -33,7 +33,7 @@ import {
   updatePatientTag,
 } from "~/domain/patients/profile.server";
 import { loadProfileView } from "~/domain/patients/profileView.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 import {
   goalDraftSchema,
   goalFormSchema,

@@ -15,7 +15,7 @@ import {
   type PatientSearchSort,
 } from "~/domain/patients/search.server";
 import { loadDecryptDialog } from "~/domain/deviceLogs/deviceLog.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 

@@ -45,7 +45,7 @@ import {
   LIST_SORTS,
   type Category,
 } from "~/domain/adherence/dashboard.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 

@@ -39,7 +39,7 @@ import {
   withdrawMembership,
   type EnrolledRole,
 } from "~/domain/careSites/members.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 import {
   careSiteDetailsSchema,
   careSiteIdSchema,

@@ -12,7 +12,7 @@ import { photoUrl } from "~/lib/photoUrl";
 import { ROLE_NAMES, STAFF_ROLES } from "~/domain/roles";
 import { listContacts, listDialogs } from "~/domain/chat/chat.server";
 import { GROUP_DEFAULT_NAME, MAX_GROUP_NAME_LENGTH } from "~/domain/chat/rules";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 

@@ -7,7 +7,7 @@ import { invitationsFormSchema } from "~/domain/invitations/schema";
 import { parseForm } from "~/lib/form.server";
 import { clientIp } from "~/lib/http.server";
 import { answerPost } from "~/lib/session.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 

@@ -17,7 +17,7 @@ import {
   listActiveCareSiteAdmins,
   updateCareSite,
 } from "~/domain/careSites/management.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 import {
   careSiteMessages,
   careSiteProfileSchema,

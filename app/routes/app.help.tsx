@@ -13,7 +13,7 @@ import { logger } from "~/lib/logger.server";
 import { SITE_ROLES } from "~/domain/roles";
 import { redirectWithFlash } from "~/lib/session.server";
 import { sendHelpMessage } from "~/domain/help/help.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 import { helpEcho, helpMessages, helpSchema, type HelpFormValues } from "~/domain/help/schema";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";

@@ -22,7 +22,7 @@ import { commitSession, getSession } from "~/lib/session.server";
 import { formatDay } from "~/lib/time";
 import { notificationSummaryFor } from "~/domain/notifications/dailySummary.server";
 import type { SummaryRow } from "~/domain/notifications/summaryRows.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 import { notificationSettingsHref } from "~/domain/notifications/schema";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";

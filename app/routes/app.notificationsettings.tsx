@@ -23,7 +23,7 @@ import {
   saveNotificationSettings,
   type NotificationSettings,
 } from "~/domain/notifications/settings.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 import {
   addRecipient,
   notificationFormErrors,

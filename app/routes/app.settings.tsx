@@ -3,7 +3,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ValidatedForm } from "remix-validated-form";
-import { CountryAndState, FormError, ReadOnlyField, SubmitButton, TextField } from "~/ui/forms";
+import {
+  CountryAndState,
+  FormError,
+  ImageUploadFields,
+  ReadOnlyField,
+  SubmitButton,
+  TextField,
+} from "~/ui/forms";
 import { NameFields } from "~/domain/accounts/ui/ProfileFields";
 import { useDirtyForm } from "~/ui/useDirtyForm";
 import { readForm } from "~/lib/formBody.server";
@@ -15,7 +22,7 @@ import { commitSession, flash, getSession } from "~/lib/session.server";
 import { parsePhotoUpload } from "~/lib/uploads.server";
 import { setUserPhoto } from "~/domain/accounts/photo.server";
 import { getProfile, updateProfile } from "~/domain/accounts/user.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 import { accountMessages, profileSchema, profileValidator } from "~/domain/accounts/schema";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
@@ -76,22 +83,13 @@ export default function EditProfile() {
               className="rounded-circle mb-3"
             />
             <Form method="post" encType="multipart/form-data">
-              <label htmlFor="photo" className="form-label">
-                Photo (JPEG, PNG, GIF or WebP, at most 5 MB; cropped square)
-              </label>
-              <input
+              <ImageUploadFields
                 id="photo"
                 name="photo"
-                type="file"
-                accept="image/jpeg,image/png,image/gif,image/webp"
-                className={`form-control mb-2 ${actionData?.photoError ? "is-invalid" : ""}`}
+                label="Photo"
+                error={actionData?.photoError}
+                button="Upload photo"
               />
-              {actionData?.photoError ? (
-                <div className="invalid-feedback">{actionData.photoError}</div>
-              ) : null}
-              <button type="submit" className="btn btn-outline-primary btn-sm">
-                Upload photo
-              </button>
             </Form>
           </div>
         </div>

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { RegistrationPage } from "~/domain/accounts/ui/RegistrationPage";
 import { requireUser } from "~/domain/accounts/auth.server";
 import { registrationAction, registrationLoader } from "~/domain/accounts/registrationFlow.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 

@@ -2,14 +2,14 @@
 // site with the viewer (the provider's admins: anyone); otherwise 404.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ReadOnlyField } from "~/ui/forms";
+import { addressRows, ReadOnlyFields } from "~/ui/forms";
 import { requireActor } from "~/domain/actor.server";
 import { notFoundUnless } from "~/lib/http.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { STAFF_ROLES } from "~/domain/roles";
 import { audit } from "~/domain/audit.server";
 import { getVisibleProfile } from "~/domain/accounts/user.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
@@ -36,12 +36,7 @@ export default function UserInfo() {
     ["username", "User name", profile.username],
     ["firstName", "First name", profile.firstName],
     ["lastName", "Last name", profile.lastName],
-    ["addressLine1", "Address line 1", profile.addressLine1],
-    ["addressLine2", "Address line 2", profile.addressLine2],
-    ["country", "Country", profile.country],
-    ["state", "State", profile.state],
-    ["city", "City", profile.city],
-    ["zip", "Zip", profile.zip],
+    ...addressRows(profile),
     ["phone", "Phone", `+${profile.phone}`],
     ["email", "Email", profile.email],
   ];
@@ -52,13 +47,7 @@ export default function UserInfo() {
           <img src={profile.photoUrl} alt="" width={128} height={128} className="rounded-circle" />
         </div>
         <div className="col-lg-9">
-          <div className="row">
-            {fields.map(([id, label, value]) => (
-              <div className="col-md-6" key={id}>
-                <ReadOnlyField id={id} label={label} value={value} />
-              </div>
-            ))}
-          </div>
+          <ReadOnlyFields fields={fields} />
         </div>
       </div>
     </div>

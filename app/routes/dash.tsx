@@ -2,7 +2,7 @@
 // month rows and a bar chart of them. Static sample figures; no patient data.
 import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 
 export const handle: RouteHandle = { hydrate: false };
 export const meta: MetaFunction = () => [{ title: "Demo | ARC Connect" }];

@@ -29,7 +29,7 @@ import {
 } from "~/domain/deviceLogs/therapyDashboard.server";
 import { DecryptLogDialog } from "~/domain/deviceLogs/ui/DecryptLogDialog";
 import { TherapyDashboard } from "~/domain/deviceLogs/ui/TherapyDashboard";
-import { useRootFlash, type RouteHandle } from "~/root";
+import { useRootFlash, type RouteHandle } from "~/ui/rootData";
 
 export const handle: RouteHandle = { hydrate: false };
 

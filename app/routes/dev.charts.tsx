@@ -9,7 +9,7 @@ import { notFound } from "~/lib/http.server";
 import * as charts from "~/ui/charts/svg.server";
 import { therapyDashboardChartSvg } from "~/domain/deviceLogs/ui/chartSvg.server";
 import type { GraphPage } from "~/domain/deviceLogs/graph";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 
 export const handle: RouteHandle = { hydrate: false };
 export const meta: MetaFunction = () => [{ title: "Charts | ARC Connect" }];

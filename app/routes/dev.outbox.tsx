@@ -5,7 +5,7 @@ import { useLoaderData } from "@remix-run/react";
 import { env } from "~/lib/env.server";
 import { notFound } from "~/lib/http.server";
 import { listRecentMessages } from "~/lib/outbox.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 
 export const handle: RouteHandle = { hydrate: false };
 export const meta: MetaFunction = () => [{ title: "Outbox | ARC Connect" }];

@@ -27,7 +27,7 @@ import {
 import { deviceStatsActionSchema } from "~/domain/deviceStats/schema";
 import { PasswordBox } from "~/domain/deviceStats/ui/PasswordBox";
 import { StatsView } from "~/domain/deviceStats/ui/StatsView";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 
 export const handle: RouteHandle = { hydrate: false };
 

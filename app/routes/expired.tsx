@@ -1,7 +1,7 @@
 // The "Your session has expired" screen (spec 1 §2.3, DESIGN.md §4): idle 30 min or 12 h after sign-in.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 import { requireAnonymous } from "~/domain/accounts/auth.server";
 
 export const handle: RouteHandle = { hydrate: false };

@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { PublicPage } from "~/ui/PublicPage";
 import { requireAnonymous } from "~/domain/accounts/auth.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 
 export const handle: RouteHandle = { hydrate: false };
 export const meta: MetaFunction = () => [{ title: "Forgot your password? | ARC Connect" }];

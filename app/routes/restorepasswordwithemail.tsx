@@ -2,7 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { PasswordResetPage } from "~/domain/accounts/ui/PasswordResetPage";
 import { resetAction, resetLoader } from "~/domain/accounts/resetFlow.server";
-import type { RouteHandle } from "~/root";
+import type { RouteHandle } from "~/ui/rootData";
 
 export const handle: RouteHandle = { hydrate: false };
 export const meta: MetaFunction = () => [{ title: "Forgot your password? | ARC Connect" }];

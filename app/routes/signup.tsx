@@ -2,20 +2,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { PublicPage } from "~/ui/PublicPage";
 import { RegistrationPage } from "~/domain/accounts/ui/RegistrationPage";
-import { requireAnonymous } from "~/domain/accounts/auth.server";
-import { registrationAction, registrationLoader } from "~/domain/accounts/registrationFlow.server";
+import {
+  anonymousRegistrationAction,
+  anonymousRegistrationLoader,
+} from "~/domain/accounts/registrationFlow.server";
 
 export const meta: MetaFunction = () => [{ title: "Register | ARC Connect" }];
 
-export async function loader(args: LoaderFunctionArgs) {
-  await requireAnonymous(args.request);
-  return registrationLoader(args);
-}
+export const loader = (args: LoaderFunctionArgs) => anonymousRegistrationLoader(args);
 
-export async function action(args: ActionFunctionArgs) {
-  await requireAnonymous(args.request);
-  return registrationAction(args);
-}
+export const action = (args: ActionFunctionArgs) => anonymousRegistrationAction(args);
 
 export default function Signup() {
   return (

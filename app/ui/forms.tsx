@@ -142,12 +142,7 @@ export function CountryAndState() {
           className={`form-select ${country.error ? "is-invalid" : ""}`}
           {...country.getInputProps()}
         >
-          <option value="">Select a country</option>
-          {COUNTRIES.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
+          <CountryOptions />
         </select>
         {country.error ? <div className="invalid-feedback">{country.error}</div> : null}
       </div>
@@ -208,5 +203,87 @@ export function PasswordField({
 }) {
   return (
     <TextField name={name} label={label} type="password" autoComplete={autoComplete} hint={hint} />
+  );
+}
+
+/** The options of a country select: a blank choice, then country.json. */
+export function CountryOptions() {
+  return (
+    <>
+      <option value="">Select a country</option>
+      {COUNTRIES.map((c) => (
+        <option key={c} value={c}>
+          {c}
+        </option>
+      ))}
+    </>
+  );
+}
+
+type Address = {
+  addressLine1: string | null;
+  addressLine2: string | null;
+  country: string | null;
+  state: string | null;
+  city: string | null;
+  zip: string | null;
+};
+
+/** An address as read-only field rows ([id, label, value]), ids prefixed, in the forms' order. */
+export function addressRows(address: Address, idPrefix = ""): [string, string, string | null][] {
+  return [
+    [`${idPrefix}addressLine1`, "Address line 1", address.addressLine1],
+    [`${idPrefix}addressLine2`, "Address line 2", address.addressLine2],
+    [`${idPrefix}country`, "Country", address.country],
+    [`${idPrefix}state`, "State", address.state],
+    [`${idPrefix}city`, "City", address.city],
+    [`${idPrefix}zip`, "Zip", address.zip],
+  ];
+}
+
+/** Read-only fields, two to a row. */
+export function ReadOnlyFields({ fields }: { fields: [string, string, string | null][] }) {
+  return (
+    <div className="row">
+      {fields.map(([id, label, value]) => (
+        <div className="col-md-6" key={id}>
+          <ReadOnlyField id={id} label={label} value={value} />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** A picture's file box, its error and its upload button (inside a multipart form). */
+export function ImageUploadFields({
+  id,
+  name,
+  label,
+  error,
+  button,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  error?: string | null;
+  button: string;
+}) {
+  return (
+    <>
+      <label htmlFor={id} className="form-label">
+        {label} (JPEG, PNG, GIF or WebP, at most 5 MB; cropped square)
+      </label>
+      <input
+        id={id}
+        name={name}
+        type="file"
+        accept="image/jpeg,image/png,image/gif,image/webp"
+        className={`form-control mb-2 ${error ? "is-invalid" : ""}`}
+      />
+      {error ? <div className="invalid-feedback">{error}</div> : null}
+      <button type="submit" className="btn btn-outline-primary btn-sm">
+        {button}
+      </button>
+    </>
   );
 }

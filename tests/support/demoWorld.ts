@@ -24,8 +24,6 @@ const EXCLUDED_COLUMNS: Record<string, string[]> = { User: ["passwordHash"] };
 export type TableFingerprint = { rows: number; sha256: string; columns: Record<string, string> };
 export type Fingerprint = Record<string, TableFingerprint>;
 
-const sha256 = (text: string) => crypto.createHash("sha256").update(text).digest("hex");
-
 export function fingerprintDatabase(databaseFile: string): Fingerprint {
   const db = new Database(databaseFile, { readonly: true });
   try {

@@ -1,7 +1,7 @@
 // The Actor and the membership rules every other rule starts from: part of the access module (app/domain/access.server.ts).
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/lib/db.server";
-import { isProviderRole, isSiteRole, PROVIDER_ROLES, SITE_ROLES } from "~/domain/roles";
+import { isProviderRole, isSiteRole, SITE_ROLES } from "~/domain/roles";
 
 /** A care site where the actor holds an accepted membership, and their role there. */
 export type ActorSite = { careSiteId: string; role: string };

@@ -1,5 +1,6 @@
 // Loader and action of the registration pages (/signup, /app/signup, /acceptinvite): the form,
 // the phone's code, the success panel. The route files bind where they live.
+import { requireAnonymous } from "./auth.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { readForm } from "~/lib/formBody.server";
@@ -177,4 +178,15 @@ export async function registrationAction({ request }: ActionFunctionArgs) {
     default:
       throw new Response("Unknown intent", { status: 400 });
   }
+}
+
+/** The registration page for someone not signed in (/signup and /acceptinvite). */
+export async function anonymousRegistrationLoader(args: LoaderFunctionArgs) {
+  await requireAnonymous(args.request);
+  return registrationLoader(args);
+}
+
+export async function anonymousRegistrationAction(args: ActionFunctionArgs) {
+  await requireAnonymous(args.request);
+  return registrationAction(args);
 }

@@ -18,6 +18,7 @@ import {
 } from "~/domain/access.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
+import { ADDRESS_SELECT } from "~/domain/address";
 import { audit } from "~/domain/audit.server";
 import { setCareSitePhoto } from "~/domain/accounts/photo.server";
 import type { SavePhotoResult } from "~/lib/uploads.server";
@@ -29,12 +30,7 @@ const careSiteSelect = {
   email: true,
   phone: true,
   website: true,
-  addressLine1: true,
-  addressLine2: true,
-  city: true,
-  state: true,
-  zip: true,
-  country: true,
+  ...ADDRESS_SELECT,
   status: true,
   timeZone: true,
   photoId: true,

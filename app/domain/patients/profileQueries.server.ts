@@ -3,6 +3,7 @@
 // therapies, trends, transmissions and the report's therapy summary. Only the trends read through
 // raw SQL (sql.server.ts), where a benchmark showed it pays.
 import { prisma } from "~/lib/db.server";
+import { ADDRESS_SELECT } from "~/domain/address";
 import { addDays, dayMapper, dayRange, dayStart } from "~/domain/adherence/score";
 import { TREND_KEYS, trendRows, type TrendKey } from "./sql.server";
 
@@ -17,12 +18,7 @@ export async function getPatient(patientId: string) {
       phone: true,
       status: true,
       photoId: true,
-      addressLine1: true,
-      addressLine2: true,
-      city: true,
-      state: true,
-      zip: true,
-      country: true,
+      ...ADDRESS_SELECT,
       patientProfile: {
         select: {
           patientTag: true,

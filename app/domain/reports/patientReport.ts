@@ -7,10 +7,7 @@ import { formatDay } from "~/lib/time";
 import { goalBarChart, lineChart } from "./pdfCharts";
 import {
   contentWidth,
-  FONT,
-  FONT_BOLD,
   heading,
-  MARGIN,
   openReport,
   pageFooters,
   paragraph,

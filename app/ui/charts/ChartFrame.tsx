@@ -3,6 +3,17 @@
 import type { LineSvgProps } from "@nivo/line";
 import { CHART_COLORS } from "./colors";
 
+/** The attributes every chart's root <svg> has: a standalone image of the given size. */
+export function svgRoot(width: number, height: number) {
+  return {
+    xmlns: "http://www.w3.org/2000/svg",
+    width,
+    height,
+    viewBox: `0 0 ${width} ${height}`,
+    role: "img",
+  } as const;
+}
+
 export const TEXT_COLOR = "#212529";
 export const FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif";
 export const FONT_SIZE = 12;
@@ -36,14 +47,7 @@ export function NoDataChart({
   label: string;
 }) {
   return (
-    <svg
-      xmlns="http://www.w3.org/2000/svg"
-      width={width}
-      height={height}
-      viewBox={`0 0 ${width} ${height}`}
-      role="img"
-      aria-label={`${label}: no data`}
-    >
+    <svg {...svgRoot(width, height)} aria-label={`${label}: no data`}>
       <title>{`${label}: no data`}</title>
       <rect
         x={0.5}

@@ -32,6 +32,8 @@ export function CodeField() {
       inputMode="numeric"
       autoComplete="one-time-code"
       maxLength={4}
+      // The step has this one field: the cursor is where the code is typed next.
+      // eslint-disable-next-line jsx-a11y/no-autofocus
       autoFocus
       className="code-input"
     />

@@ -1,6 +1,6 @@
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ValidatedForm, type Validator } from "remix-validated-form";
-import { useRootFlash } from "~/root";
+import { useRootFlash } from "~/ui/rootData";
 import {
   forgotByEmailValidator,
   forgotByPhoneValidator,

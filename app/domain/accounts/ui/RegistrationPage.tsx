@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { ValidatedForm } from "remix-validated-form";
 import type { RegistrationPageData } from "~/domain/accounts/registrationFlow.server";
 import { ROLE_NAMES } from "~/domain/roles";
-import { useRootFlash } from "~/root";
+import { useRootFlash } from "~/ui/rootData";
 import {
   accountMessages,
   registrationValidator,

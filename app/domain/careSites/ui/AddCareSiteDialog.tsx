@@ -3,7 +3,7 @@
 // validates and re-renders the dialog with the messages and the values typed.
 import { Link, useActionData } from "@remix-run/react";
 import { ValidatedForm, useField, useFormContext } from "remix-validated-form";
-import { COUNTRIES, US_STATES } from "~/lib/validation";
+import { US_STATES } from "~/lib/validation";
 import {
   addCareSiteDefaults,
   addCareSiteValidator,
@@ -11,7 +11,7 @@ import {
 } from "~/domain/careSites/schema";
 import { Dialog } from "../../../ui/Dialog";
 import { AddressLineFields, CityAndZipFields, WebsiteField } from "./CareSiteProfileForm";
-import { FormError, SubmitButton, TextField } from "../../../ui/forms";
+import { CountryOptions, FormError, SubmitButton, TextField } from "~/ui/forms";
 
 type ActionData = { formError?: string; fieldErrors?: Record<string, string> } | undefined;
 
@@ -96,12 +96,7 @@ function CountryField() {
         aria-describedby={error ? "field-country-error" : undefined}
         {...getInputProps()}
       >
-        <option value="">Select a country</option>
-        {COUNTRIES.map((c) => (
-          <option key={c} value={c}>
-            {c}
-          </option>
-        ))}
+        <CountryOptions />
       </select>
       {error ? (
         <div id="field-country-error" className="invalid-feedback">

@@ -2,7 +2,7 @@
 // "Care site management view" footer card and details dialog). Presentational only.
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ReadOnlyField } from "~/domain/accounts/ui/ProfileFields";
+import { addressRows, ReadOnlyFields } from "~/ui/forms";
 
 export type CareSiteView = {
   name: string;
@@ -48,6 +48,8 @@ export function CareSiteAddress({ site }: { site: CareSiteView }) {
 
 export function CareSitePicture({ site, size = 96 }: { site: CareSiteView; size?: number }) {
   return (
+    // The spec calls it the care site picture; the alt says whose it is.
+    // eslint-disable-next-line jsx-a11y/img-redundant-alt
     <img
       src={site.pictureUrl}
       alt={`${site.name} picture`}
@@ -106,24 +108,11 @@ export function CareSiteReadOnlyFields({ site }: { site: CareSiteView }) {
   const fields: [string, string, string | null][] = [
     ["cs-accountNumber", "Account Number", site.accountNumber],
     ["cs-name", "Care Site Name", site.name],
-    ["cs-addressLine1", "Address line 1", site.addressLine1],
-    ["cs-addressLine2", "Address line 2", site.addressLine2],
-    ["cs-country", "Country", site.country],
-    ["cs-state", "State", site.state],
-    ["cs-city", "City", site.city],
-    ["cs-zip", "Zip", site.zip],
+    ...addressRows(site, "cs-"),
     ["cs-phone", "Phone", formatCareSitePhone(site.phone)],
     ["cs-website", "Website", site.website],
   ];
-  return (
-    <div className="row">
-      {fields.map(([id, label, value]) => (
-        <div className="col-md-6" key={id}>
-          <ReadOnlyField id={id} label={label} value={value} />
-        </div>
-      ))}
-    </div>
-  );
+  return <ReadOnlyFields fields={fields} />;
 }
 
 /** A link styled as a button (the footer card's "Care site details"). */

@@ -4,7 +4,8 @@
 import { Form } from "@remix-run/react";
 import { CareSitePicture, CareSiteReadOnlyFields, type CareSiteView } from "./CareSiteDetails";
 import { CareSiteForm } from "./CareSiteProfileForm";
-import { Dialog } from "../../../ui/Dialog";
+import { Dialog } from "~/ui/Dialog";
+import { ImageUploadFields } from "~/ui/forms";
 import { careSiteDetailsValidator } from "../schema";
 
 export function CareSiteDetailsDialog({
@@ -26,22 +27,13 @@ export function CareSiteDetailsDialog({
           <Form method="post" encType="multipart/form-data" className="flex-grow-1">
             <input type="hidden" name="intent" value="picture" />
             <input type="hidden" name="careSiteId" value={site.id} />
-            <label htmlFor="care-site-picture" className="form-label">
-              Picture (JPEG, PNG, GIF or WebP, at most 5 MB; cropped square)
-            </label>
-            <input
+            <ImageUploadFields
               id="care-site-picture"
               name="picture"
-              type="file"
-              accept="image/jpeg,image/png,image/gif,image/webp"
-              className={`form-control mb-2 ${actionData?.photoError ? "is-invalid" : ""}`}
+              label="Picture"
+              error={actionData?.photoError}
+              button="Upload picture"
             />
-            {actionData?.photoError ? (
-              <div className="invalid-feedback">{actionData.photoError}</div>
-            ) : null}
-            <button type="submit" className="btn btn-outline-primary btn-sm">
-              Upload picture
-            </button>
           </Form>
         ) : null}
       </div>

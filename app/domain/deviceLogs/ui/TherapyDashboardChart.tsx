@@ -11,7 +11,7 @@ import {
   textWidth,
   type TherapyDashboardChartShape,
 } from "~/domain/deviceLogs/chart";
-import { FONT_FAMILY, TEXT_COLOR } from "../../../ui/charts/ChartFrame";
+import { FONT_FAMILY, svgRoot, TEXT_COLOR } from "~/ui/charts/ChartFrame";
 
 const MUTED = "#6c757d";
 const RULE = "#adb5bd";
@@ -52,11 +52,7 @@ export function TherapyDashboardChart({ shape }: { shape: TherapyDashboardChartS
 
   return (
     <svg
-      xmlns="http://www.w3.org/2000/svg"
-      width={width}
-      height={height}
-      viewBox={`0 0 ${width} ${height}`}
-      role="img"
+      {...svgRoot(width, height)}
       aria-label={shape.title}
       className="therapy-dashboard-chart"
       fontFamily={FONT_FAMILY}

@@ -20,6 +20,8 @@ export function PasswordBox({ configured, error }: { configured: boolean; error?
               className={`form-control ${error ? "is-invalid" : ""}`}
               autoComplete="current-password"
               maxLength={200}
+              // The page asks for this one field only.
+              // eslint-disable-next-line jsx-a11y/no-autofocus
               autoFocus
               aria-describedby={error ? "device-stats-password-error" : undefined}
             />
