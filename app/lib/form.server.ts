@@ -72,6 +72,19 @@ export function formReply(
   return data(body, { status });
 }
 
+// A key naming an object's prototype (`__proto__`, `constructor[prototype]`, `a.__proto__.b`) is
+// never a field of ours. The nested-key parser refuses it by throwing, which would be a 500, so
+// such fields are dropped before parsing: the form is judged on the fields it really has.
+const PROTOTYPE_KEY = /(^|[.[\]])(__proto__|constructor|prototype)([.[\]]|$)/;
+
+function withoutPrototypeKeys(form: FormData): FormData {
+  const keys = [...form.keys()];
+  if (!keys.some((key) => PROTOTYPE_KEY.test(key))) return form;
+  const clean = new FormData();
+  for (const [key, value] of form) if (!PROTOTYPE_KEY.test(key)) clean.append(key, value);
+  return clean;
+}
+
 const validators = new WeakMap<z.ZodTypeAny, Validator<unknown>>();
 
 function validatorOf<S extends z.ZodTypeAny>(schema: S): Validator<z.output<S>> {
@@ -93,7 +106,7 @@ export async function parseForm<S extends z.ZodTypeAny>(
   schema: S,
 ): Promise<ParsedForm<z.output<S>>> {
   const form = source instanceof FormData ? source : await readForm(source);
-  const result = await validatorOf(schema).validate(form);
+  const result = await validatorOf(schema).validate(withoutPrototypeKeys(form));
   if (result.error) {
     const fieldErrors = result.error.fieldErrors as FieldErrors;
     const values = (result.submittedData ?? {}) as Record<string, unknown>;

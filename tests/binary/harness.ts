@@ -194,7 +194,7 @@ export class ServerProcess {
 }
 
 /** A guard for a race: settles after `ms` whatever else happens (never a wait for an event). */
-export const timeout = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const timeout = (ms: number) => new Promise((elapsed) => setTimeout(elapsed, ms));
 
 /** A TCP port nothing listens on right now. */
 export function freePort(): Promise<number> {

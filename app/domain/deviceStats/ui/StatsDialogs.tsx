@@ -81,6 +81,10 @@ function DateTimeField({
         type="datetime-local"
         name={name}
         step={300}
+        // The step counts from `min` (without one, from the default value, the last 10 minutes'
+        // start: any minute, so the browser refused most 5-minute times). Records start in 2015
+        // (the device API refuses earlier times).
+        min="2015-01-01T00:00"
         required
         defaultValue={value}
         className={`form-control ${invalid ? "is-invalid" : ""}`}
