@@ -1,8 +1,5 @@
 import { TextField } from "~/ui/forms";
 
-// CountryAndState and ReadOnlyField are shared by several areas: they live in ~/ui/forms.
-export { CountryAndState, ReadOnlyField } from "~/ui/forms";
-
 /** First and last name side by side (registration, Edit user profile). */
 export function NameFields() {
   return (

@@ -2,7 +2,7 @@
 // editable) and of the details dialog (account number read-only): its messages, its fields and
 // its Submit, enabled once a field changed.
 import { ValidatedForm, type Validator } from "remix-validated-form";
-import { CountryAndState, ReadOnlyField } from "~/domain/accounts/ui/ProfileFields";
+import { CountryAndState, ReadOnlyField } from "~/ui/forms";
 import { FormError, SubmitButton, TextField } from "~/ui/forms";
 import { useDirtyForm } from "~/ui/useDirtyForm";
 import { DEFAULT_COUNTRY } from "~/lib/validation";
