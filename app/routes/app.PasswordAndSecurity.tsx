@@ -21,7 +21,6 @@ import {
   finishContactChange,
   isConfirmed,
   isSecurityPanel,
-  normalizedNewPhone,
   panelsFor,
   setMeasuringUnit,
   startContactChange,
@@ -99,8 +98,7 @@ export async function action({ request }: ActionFunctionArgs) {
           ? await parseForm(form, changeEmailSchema)
           : await parseForm(form, changePhoneSchema);
       if (!result.ok) return result.reply;
-      const value =
-        "newEmail" in result.data ? result.data.newEmail : normalizedNewPhone(result.data.newPhone);
+      const value = "newEmail" in result.data ? result.data.newEmail : result.data.newPhone;
       const outcome = await startContactChange(user.id, contact, value);
       if (!outcome.ok) return refused(outcome);
       session.set("security", { ...security!, codeId: outcome.codeId });

@@ -25,7 +25,7 @@ export function buildUser(input: UserInput): Prisma.UserCreateManyInput {
     id: input.id,
     username,
     email: (input.email ?? `${username}@example.test`).toLowerCase(),
-    phone: input.phone ?? `1512${crypto.randomInt(1_000_000, 9_999_999)}`,
+    phone: input.phone ?? `1512${crypto.randomInt(2_000_000, 10_000_000)}`,
     createdAt,
     updatedAt: toDate(input.updatedAt ?? createdAt),
   };

@@ -61,7 +61,7 @@ test("the super admin adds a care site and invites its admin, who registers from
   await page.goto(`${link!.pathname}${link!.search}`);
   await expect(page.getByText("Link verified")).toBeVisible();
   const username = `admin${tag}${Date.now() % 100000}`;
-  const phone = `512${crypto.randomInt(1_000_000, 9_999_999)}`;
+  const phone = `512${crypto.randomInt(2_000_000, 10_000_000)}`;
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password", { exact: true }).fill("Welcome-1!");
   await page.getByLabel("Confirm password").fill("Welcome-1!");

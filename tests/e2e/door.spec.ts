@@ -116,7 +116,7 @@ function raw(
 
 test("a registration through a dot-segment path under the device API is refused, and texts no code", async () => {
   const name = `door${Date.now()}`;
-  const phone = `512${Math.floor(1e6 + Math.random() * 8e6)}`;
+  const phone = `512${Math.floor(2e6 + Math.random() * 7e6)}`;
   const form = new URLSearchParams({
     intent: "next",
     username: name,

@@ -27,7 +27,7 @@ function newPerson() {
     username,
     email: `${username}@example.test`,
     // National number as typed; the account's phone is "1" + this.
-    phone: `512${crypto.randomInt(1e6, 1e7)}`,
+    phone: `512${crypto.randomInt(2e6, 1e7)}`,
   };
 }
 

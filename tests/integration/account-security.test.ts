@@ -87,7 +87,7 @@ describe("Password and Security", () => {
     );
     expect(await bodyOf(taken)).toEqual({ formError: accountMessages.mobileAlreadyRegistered });
 
-    const national = `512${Math.floor(1e6 + Math.random() * 8e6)}`;
+    const national = `512${Math.floor(2e6 + Math.random() * 7e6)}`;
     await browser.run(
       security,
       browser.post(P, {

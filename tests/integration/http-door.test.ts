@@ -271,7 +271,7 @@ describe("registration codes (SMS pumping)", () => {
     const from = freshAddress();
     const phones = Array.from(
       { length: count },
-      () => `512${Math.floor(1e6 + Math.random() * 8e6)}`,
+      () => `512${Math.floor(2e6 + Math.random() * 7e6)}`,
     );
     const statuses: number[] = [];
     for (const [i, phone] of phones.entries()) {

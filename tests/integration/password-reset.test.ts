@@ -135,7 +135,7 @@ describe("forgotten password", () => {
     expect(await bodyOf(unknownEmail)).toEqual({ formError: accountMessages.forgotEmailNotFound });
     const unknownPhone = await browser.run(
       phoneAction,
-      browser.post("/restorepasswordwithphone", { intent: "request", phonenumber: "19995550000" }),
+      browser.post("/restorepasswordwithphone", { intent: "request", phonenumber: "17375550000" }),
     );
     expect(await bodyOf(unknownPhone)).toEqual({ formError: accountMessages.forgotPhoneNotFound });
 

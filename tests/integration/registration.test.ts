@@ -34,7 +34,7 @@ function form(overrides: Record<string, string> = {}) {
     firstName: "Dana",
     lastName: "Brooks",
     phoneCountry: "1",
-    phone: `512${Math.floor(1e6 + Math.random() * 8e6)}`,
+    phone: `512${Math.floor(2e6 + Math.random() * 7e6)}`,
     email: `${name}@example.test`,
     ...overrides,
   };

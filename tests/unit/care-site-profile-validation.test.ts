@@ -223,8 +223,19 @@ describe("phone: the international input, digits with the country code, optional
     ["+44 20 7946 0958", undefined],
     ["512-555-abcd", "Enter valid phone number"],
     ["+1 234 567 890 123 456", "This input must be no longer than 15 characters long"],
+    // Issue 20 item 1: digits that make no number of their country.
+    ["12", "Enter valid phone number"],
+    ["+1 555 010 0123", "Enter valid phone number"],
+    ["+999 123 456 789", "Enter valid phone number"],
   ])("%j → %s", (value, message) => {
     expect(profileError("phone", value)).toBe(message);
+  });
+
+  it("stores the number with its country code (a 10-digit number is a US one)", () => {
+    const parse = (phone: string) => careSiteProfileSchema.parse({ ...valid, phone }).phone;
+    expect(parse("(512) 555-0100")).toBe("15125550100");
+    expect(parse("+44 20 7946 0958")).toBe("442079460958");
+    expect(parse("")).toBe("");
   });
 });
 

@@ -237,10 +237,12 @@ describe("Add Care Site: phone (optional; country code and number)", () => {
     expect(careSiteInput(result.data!).phone).toBe("15125550100");
   });
 
-  it("takes digits only, at most 15 with the country code", () => {
+  it("takes digits only, at most 15, that make a valid number of the country", () => {
     expect(errorOf("phone", "512-555-01ab")).toBe("Enter valid phone number");
-    expect(errorOf("phone", "1".repeat(14))).toBeUndefined();
-    expect(errorOf("phone", "1".repeat(15))).toBe(max(15));
+    // Issue 20 item 1: "12" was accepted.
+    for (const bad of ["12", "1".repeat(14), "5550100123"])
+      expect(errorOf("phone", bad), bad).toBe("Enter valid phone number");
+    expect(errorOf("phone", "1".repeat(16))).toBe(max(15));
     expect(errorOf("phoneCountry", "1a")).toBe("Enter valid phone number");
   });
 });

@@ -1,10 +1,7 @@
 // The one CSV writer (lib/csv) and the pure transmissions export that uses it.
 import { describe, expect, it } from "vitest";
 import { csvChunks, disarmCell, toCsv } from "~/lib/csv";
-import {
-  transmissionsReportCsv,
-  type TransmissionCsvRow,
-} from "~/domain/reports/transmissionsCsv";
+import { transmissionsReportCsv, type TransmissionCsvRow } from "~/domain/reports/transmissionsCsv";
 import { armedCells, csvRecords, disarmed, FORMULA_CELLS } from "../support/csvInjection";
 
 describe("disarmCell", () => {

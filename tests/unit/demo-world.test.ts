@@ -3,11 +3,7 @@
 // fingerprint of the old seed (tests/support/demoWorld.ts says what is left out and why).
 import fs from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  FINGERPRINT_FILE,
-  fingerprintDemoWorld,
-  type Fingerprint,
-} from "../support/demoWorld";
+import { FINGERPRINT_FILE, fingerprintDemoWorld, type Fingerprint } from "../support/demoWorld";
 
 const expected = JSON.parse(fs.readFileSync(FINGERPRINT_FILE, "utf8")) as Fingerprint;
 let actual: Fingerprint;

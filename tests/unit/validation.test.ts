@@ -266,9 +266,14 @@ describe("forgot password (spec 1 §5.2)", () => {
 
   it("checks the phone number: required, maximum 15, digits only", () => {
     expect(errorOf(forgotByPhoneSchema, { phonenumber: "" }, "phonenumber")).toBe("Required");
-    expect(errorOf(forgotByPhoneSchema, { phonenumber: "1".repeat(15) }, "phonenumber")).toBe(
+    expect(errorOf(forgotByPhoneSchema, { phonenumber: "15125550123" }, "phonenumber")).toBe(
       undefined,
     );
+    // Digits that make no number of their country (issue 20 item 1): the generic phone message.
+    for (const bad of ["12", "112", "1".repeat(15), "15555550100", "5121234567"])
+      expect(errorOf(forgotByPhoneSchema, { phonenumber: bad }, "phonenumber"), bad).toBe(
+        "Enter valid phone number",
+      );
     expect(errorOf(forgotByPhoneSchema, { phonenumber: "1".repeat(16) }, "phonenumber")).toBe(
       "This input must be no longer than 15 characters long",
     );
@@ -328,7 +333,10 @@ describe("registration (spec 1 §5.3)", () => {
     const { phoneCountry: _, ...rest } = valid;
     expect(registrationSchema.parse(rest).phoneCountry).toBe("1");
     expect(registrationSchema.parse(withField("phoneCountry", "")).phoneCountry).toBe("1");
-    expect(registrationSchema.parse(withField("phoneCountry", "+44")).phoneCountry).toBe("44");
+    const uk = registrationSchema.parse({ ...valid, phoneCountry: "+44", phone: "07911 123456" });
+    expect(uk.phoneCountry).toBe("44");
+    // The trunk 0 of the national number is not part of the stored number.
+    expect(fullPhone(uk.phoneCountry, uk.phone)).toBe("447911123456");
   });
 
   it("checks the username: required, minimum 6, letters, digits and . _ -", () => {
@@ -368,14 +376,19 @@ describe("registration (spec 1 §5.3)", () => {
     }
   });
 
-  it("keeps the phone to digits and to 15 digits with its country code", () => {
+  it("keeps the phone to digits and to a valid number of its country (issue 20 item 1)", () => {
     expect(errorOf(registrationSchema, withField("phone", "512-555-O123"), "phone")).toBe(
       "Enter valid phone number",
     );
-    expect(errorOf(registrationSchema, withField("phone", "1".repeat(14)), "phone")).toBe(
-      undefined,
-    );
-    expect(errorOf(registrationSchema, withField("phone", "1".repeat(15)), "phone")).toBe(
+    // A two-digit number once sent its code to "112".
+    for (const bad of ["12", "1".repeat(14), "555 010 0123", "512 123 4567", "12345678"])
+      expect(errorOf(registrationSchema, withField("phone", bad), "phone"), bad).toBe(
+        "Enter valid phone number",
+      );
+    expect(
+      errorOf(registrationSchema, { ...valid, phoneCountry: "999", phone: "5125550123" }, "phone"),
+    ).toBe("Enter valid phone number");
+    expect(errorOf(registrationSchema, withField("phone", "1".repeat(16)), "phone")).toBe(
       "This input must be no longer than 15 characters long",
     );
     expect(errorOf(registrationSchema, withField("phoneCountry", "1a"), "phoneCountry")).toBe(
@@ -415,12 +428,21 @@ describe("account security (spec 1 §5.4)", () => {
     ["1", "Please enter your Phone number to continue!"],
     ["12", "Please enter a vaild Phone number to continue!"],
     ["1234567", "Please enter a vaild Phone number to continue!"],
-    ["12345678", undefined],
+    ["12345678", "Please enter a vaild Phone number to continue!"],
     ["1234567a", "Please enter a vaild Phone number to continue!"],
-    ["1".repeat(15), undefined],
+    ["1".repeat(15), "Please enter a vaild Phone number to continue!"],
+    ["15555550100", "Please enter a vaild Phone number to continue!"],
+    ["5125550123", undefined],
+    ["+1 (512) 555-0123", undefined],
+    ["447911123456", undefined],
     ["1".repeat(16), "Please enter a vaild Phone number to continue!"],
   ])("new phone %j gives %s", (newPhone, message) => {
     expect(errorOf(changePhoneSchema, { newPhone }, "newPhone")).toBe(message);
+  });
+
+  it("stores the new phone with its country code (a 10-digit number is a US one)", () => {
+    expect(changePhoneSchema.parse({ newPhone: "(512) 555-0123" }).newPhone).toBe("15125550123");
+    expect(changePhoneSchema.parse({ newPhone: "+44 7911 123456" }).newPhone).toBe("447911123456");
   });
 
   describe("change password", () => {

@@ -15,6 +15,7 @@ import { attemptCode, issueCode, reissueCode } from "~/domain/accounts/oneTimeCo
 import { messages as signInMessages } from "~/domain/accounts/signIn.server";
 import { hashPassword } from "~/domain/accounts/user.server";
 import { accountMessages } from "~/domain/accounts/schema";
+import { phoneReadings } from "~/domain/phone";
 
 export type ResetChannel = "email" | "sms";
 export type ResetState = {
@@ -40,10 +41,9 @@ function findAccount(channel: ResetChannel, address: string) {
     });
   }
   // Phones are stored with their country code; a 10-digit US number is accepted without the 1.
-  const digits = address.replace(/\D/g, "");
   return prisma.user.findFirst({
     where: {
-      phone: { in: digits.length === 10 ? [digits, `1${digits}`] : [digits] },
+      phone: { in: phoneReadings(address) },
       status: "active",
     },
     select: { id: true, email: true, phone: true },

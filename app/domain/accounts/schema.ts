@@ -1,6 +1,14 @@
 import { withZod } from "@remix-validated-form/with-zod";
 import { z } from "zod";
 import {
+  DEFAULT_PHONE_COUNTRY,
+  PHONE_COUNTRY_MAX,
+  PHONE_MAX,
+  nationalToE164,
+  storedPhone,
+  validPhone,
+} from "../phone";
+import {
   PASSWORD_MATCH_MESSAGE,
   PASSWORDS_MATCH_MESSAGE,
   alphabetsOnly,
@@ -8,6 +16,7 @@ import {
   choiceField,
   countryRules,
   emailPattern,
+  GENERIC_PHONE_MESSAGE,
   firstError,
   genericPhone,
   maxLength,
@@ -96,10 +105,8 @@ export const CITY_MAX = 35;
 export const ADDRESS_LINE_MAX = 50;
 export const ZIP_MIN = 3;
 export const ZIP_MAX = 9;
-/** E.164: at most 15 digits including the country code; also the forgot-by-phone maximum (§5.2). */
-export const PHONE_MAX = 15;
-export const PHONE_COUNTRY_MAX = 3;
-export const DEFAULT_PHONE_COUNTRY = "1";
+// The phone limits and the stored form of a number live with the phone rule (domain/phone.ts).
+export { DEFAULT_PHONE_COUNTRY, PHONE_COUNTRY_MAX, PHONE_MAX, fullPhone } from "../phone";
 // Ours, not the spec's: caps on fields the spec leaves open, so no field takes unbounded text.
 // They sit after the spec's rules, so the spec's messages come first.
 export const EMAIL_MAX = 254;
@@ -108,10 +115,6 @@ export const PASSWORD_MAX = 128;
 
 const emailCap = maxLength(EMAIL_MAX);
 const passwordCap = maxLength(PASSWORD_MAX);
-
-/** Country code and national number as typed, as one string of digits ("1" + "5125550123"). */
-export const fullPhone = (country: string, national: string) =>
-  normalizePhone(country) + normalizePhone(national);
 
 // --- Shared fields -----------------------------------------------------------------------------
 
@@ -151,13 +154,17 @@ export const forgotByEmailSchema = z.object({ email: emailField() });
 export const forgotByEmailValidator = withZod(forgotByEmailSchema);
 
 /**
- * Forgot by phone: required, maximum 15, digits only. The number is normalised first (spaces,
- * dashes, parentheses and a leading + dropped), as the registration phone is, so the two compare.
+ * Forgot by phone: required, maximum 15, digits only, and a valid number with its country code (or
+ * a 10-digit US number), all "Enter valid phone number" (generic phone). The number is normalised
+ * first (spaces, dashes, parentheses and a leading + dropped), as the registration phone is.
  */
 export const forgotByPhoneSchema = z.object({
-  phonenumber: textField([required(), maxLength(PHONE_MAX), genericPhone()], {
-    normalize: normalizePhone,
-  }),
+  phonenumber: textField(
+    [required(), maxLength(PHONE_MAX), genericPhone(), validPhone(GENERIC_PHONE_MESSAGE)],
+    {
+      normalize: normalizePhone,
+    },
+  ),
 });
 export const forgotByPhoneValidator = withZod(forgotByPhoneSchema);
 
@@ -181,8 +188,9 @@ export const resetPasswordValidator = withZod(resetPasswordSchema);
 
 /**
  * The phone comes as a country-code select (`phoneCountry`, digits, default "1" for the US) and
- * the national number (`phone`). Both are parsed to digits; `fullPhone(phoneCountry, phone)` is
- * the number to store and verify (at most 15 digits, reported on `phone`).
+ * the national number (`phone`). Both are parsed to digits; the pair must be a valid number of
+ * that country (domain/phone.ts), else "Enter valid phone number" on `phone`. `fullPhone(phoneCountry,
+ * phone)` is the number to store and verify.
  */
 export const registrationSchema = z
   .object({
@@ -212,10 +220,12 @@ export const registrationSchema = z
       data.password !== data.confirmPassword
     )
       ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: PASSWORD_MATCH_MESSAGE });
-    if (passed(data.phoneCountry) && passed(data.phone)) {
-      const message = firstError(fullPhone(data.phoneCountry, data.phone), [maxLength(PHONE_MAX)]);
-      if (message) ctx.addIssue({ code: "custom", path: ["phone"], message });
-    }
+    if (
+      passed(data.phoneCountry) &&
+      passed(data.phone) &&
+      !nationalToE164(data.phoneCountry, data.phone)
+    )
+      ctx.addIssue({ code: "custom", path: ["phone"], message: GENERIC_PHONE_MESSAGE });
   });
 export const registrationValidator = withZod(registrationSchema);
 
@@ -232,9 +242,11 @@ export const changeEmailSchema = z.object({ newEmail: emailField() });
 export const changeEmailValidator = withZod(changeEmailSchema);
 
 /**
- * New phone, normalised like the other phone fields (the international input may send "+1 512…").
- * Length 0–1: "Please enter your Phone number to continue!"; 2–7, anything but digits, or more
- * than 15 digits: "Please enter a vaild Phone number to continue!".
+ * New phone, with its country code, normalised like the other phone fields (the international
+ * input may send "+1 512…"). Length 0–1: "Please enter your Phone number to continue!"; 2–7,
+ * anything but digits, more than 15 digits, or not a valid number of its country (a 10-digit
+ * number is read as a US one): "Please enter a vaild Phone number to continue!". The output is
+ * the number to store (E.164 digits).
  */
 export const changePhoneSchema = z.object({
   newPhone: textField(
@@ -243,9 +255,10 @@ export const changePhoneSchema = z.object({
       minLength(8, accountMessages.phoneInvalid),
       pattern(/^[0-9]+$/, accountMessages.phoneInvalid),
       maxLength(PHONE_MAX, accountMessages.phoneInvalid),
+      validPhone(accountMessages.phoneInvalid),
     ],
     { normalize: normalizePhone },
-  ),
+  ).transform(storedPhone),
 });
 export const changePhoneValidator = withZod(changePhoneSchema);
 

@@ -39,11 +39,6 @@ export async function confirmPassword(userId: string, password: string) {
   return { ok: true as const };
 }
 
-/** A US number typed without its country code gets the 1 (phones are stored with the code). */
-export function normalizedNewPhone(digits: string) {
-  return digits.length === 10 ? `1${digits}` : digits;
-}
-
 /** Sends a code to the new email address or phone; the change waits for that code. */
 export async function startContactChange(userId: string, kind: ContactKind, value: string) {
   const taken = await findTaken(kind === "email" ? { email: value } : { phone: value });

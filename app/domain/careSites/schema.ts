@@ -3,15 +3,21 @@ import { z } from "zod";
 import {
   ADDRESS_LINE_MAX,
   CITY_MAX,
-  DEFAULT_PHONE_COUNTRY,
   FORM_ERROR_INPUTS,
-  PHONE_COUNTRY_MAX,
-  PHONE_MAX,
   ZIP_MAX,
   ZIP_MIN,
-  fullPhone,
 } from "../accounts/schema";
 import {
+  DEFAULT_PHONE_COUNTRY,
+  PHONE_COUNTRY_MAX,
+  PHONE_MAX,
+  fullPhone,
+  nationalToE164,
+  storedPhone,
+  validPhone,
+} from "../phone";
+import {
+  GENERIC_PHONE_MESSAGE,
   DEFAULT_COUNTRY,
   accountNumber,
   alphabetsOnly,
@@ -103,8 +109,17 @@ const zipRules: readonly Rule[] = [
   minLength(ZIP_MIN),
   maxLength(ZIP_MAX),
 ];
-/** The international phone input, stored as digits with the country code; optional. */
+/**
+ * The international phone input, stored as digits with the country code; optional. The spec names
+ * no message for it (spec 1 §5.6 "international phone input"): the generic phone rule's "Enter
+ * valid phone number" (§5.7) answers digits that are not a valid number of their country too.
+ */
 const phoneRules: readonly Rule[] = [genericPhone(), maxLength(PHONE_MAX)];
+/** The phone typed in one field with its country code (a 10-digit number is read as a US one). */
+const phoneField = () =>
+  textField([...phoneRules, validPhone(GENERIC_PHONE_MESSAGE)], {
+    normalize: normalizePhone,
+  }).transform((phone) => (phone === "" ? "" : storedPhone(phone)));
 const addressLineRules = (isRequired: boolean): readonly Rule[] =>
   isRequired ? [required(), maxLength(ADDRESS_LINE_MAX)] : [maxLength(ADDRESS_LINE_MAX)];
 const websiteRules = (isRequired: boolean): readonly Rule[] =>
@@ -153,10 +168,13 @@ export const addCareSiteSchema = z
   })
   .superRefine((data, ctx) => {
     checkState(data, ctx);
-    if (passed(data.phoneCountry) && passed(data.phone) && data.phone !== "") {
-      const message = firstError(fullPhone(data.phoneCountry, data.phone), [maxLength(PHONE_MAX)]);
-      if (message) ctx.addIssue({ code: "custom", path: ["phone"], message });
-    }
+    if (
+      passed(data.phoneCountry) &&
+      passed(data.phone) &&
+      data.phone !== "" &&
+      !nationalToE164(data.phoneCountry, data.phone)
+    )
+      ctx.addIssue({ code: "custom", path: ["phone"], message: GENERIC_PHONE_MESSAGE });
   });
 export const addCareSiteValidator = withZod(addCareSiteSchema);
 
@@ -210,7 +228,7 @@ function addressFields(isRequired: boolean) {
     state: textField(stateBaseRules, { normalize: trim }),
     city: textField(cityRules, { normalize: trim }),
     zip: textField(zipRules, { normalize: trim }),
-    phone: textField(phoneRules, { normalize: normalizePhone }),
+    phone: phoneField(),
     website: textField(websiteRules(isRequired), { normalize: trim }),
   };
 }
