@@ -6,6 +6,7 @@ import {
   anyCareSiteId,
   createInvitation,
   createUser,
+  db,
   invitationById,
   latestCode,
   registeredUser,
@@ -18,6 +19,20 @@ const LINK_EXPIRED = "Link Expired !!!";
 
 /** The message shown under a field of the registration form. */
 const fieldError = (page: Page, name: string) => page.locator(`#field-${name}-error`);
+
+/** Messages queued to an address (email or phone), any channel. */
+function outboxCount(to: string) {
+  const database = db();
+  try {
+    return (
+      database.prepare(`SELECT COUNT(*) AS n FROM "OutboxMessage" WHERE "to" = ?`).get(to) as {
+        n: number;
+      }
+    ).n;
+  } finally {
+    database.close();
+  }
+}
 
 const masked = (phone: string) => `+${"*".repeat(phone.length - 3)}${phone.slice(-3)}`;
 
@@ -70,6 +85,8 @@ test("a self-registration verifies the phone, then the new account signs in", as
   await expect(page.getByText(`Registering ${person.username} (${person.email}).`)).toBeVisible();
   const code = latestCode(phone, started);
   expect(code, "a code texted to the new phone").toMatch(/^\d{4}$/);
+  // Issue 20 item 2: by text message only, never a copy by email (the phone must be held).
+  expect(outboxCount(person.email), "nothing emailed").toBe(0);
   expect(registeredUser(person.username), "no account before the code").toBeUndefined();
   await page.getByLabel("Verification code").fill(code!);
   await page.getByRole("button", { name: "Submit" }).click();
@@ -190,6 +207,31 @@ test("an invited clinician verifies the phone, submits and joins the care site",
     status: "accepted",
     membershipId: user!.memberships[0].id,
   });
+});
+
+test("an invited registration refuses a Submit with another number than the verified one", async ({
+  page,
+}) => {
+  const invitation = await createInvitation({ role: "clinician" });
+  const { person, phone, code } = await reachInvitedCodeStep(page, invitation);
+  await page.getByLabel("Verification code").fill(code);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.getByText("✓ Your mobile numer has been successfully verified.")).toBeVisible();
+
+  // Submit as a changed page would send it: another (valid) number than the one verified.
+  const other = phone.endsWith("7") ? `${phone.slice(0, -1)}8` : `${phone.slice(0, -1)}7`;
+  const answer = await page.request.post(page.url(), {
+    form: { intent: "register", phone: other },
+  });
+  expect(answer.status()).toBe(400);
+  expect(await answer.text()).toContain(
+    "You seem to have entered a different mobile number than the one verified, Kindly verify this number before registering or use the number that was verified.",
+  );
+  expect(registeredUser(person.username), "no account").toBeUndefined();
+
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page.getByText(REGISTERED)).toBeVisible();
+  expect(registeredUser(person.username)).toMatchObject({ phone });
 });
 
 test("an invited registration asks to verify the phone before Submit, then completes", async ({

@@ -12,6 +12,7 @@ import { attemptCode, issueCode, reissueCode } from "~/domain/accounts/oneTimeCo
 import { messages as signInMessages } from "~/domain/accounts/signIn.server";
 import { hashPassword } from "~/domain/accounts/user.server";
 import { accountMessages } from "~/domain/accounts/schema";
+import { storedPhone } from "~/domain/phone";
 
 export type RegistrationInput = {
   username: string;
@@ -58,15 +59,12 @@ function codeText(code: string) {
   return `Your ARC Connect verification code is ${code}. It expires in 5 minutes.`;
 }
 
-/** The registration code goes to the phone being verified, and by email as a copy. */
-async function sendRegistrationCode(phone: string, email: string, code: string) {
+/**
+ * The registration code goes by text message to the phone being verified, and only there (issue 20
+ * item 2): a copy by email would let anyone register a number they do not hold.
+ */
+async function sendRegistrationCode(phone: string, code: string) {
   await enqueue({ channel: "sms", to: phone, body: codeText(code) });
-  await enqueue({
-    channel: "email",
-    to: email,
-    subject: "Your ARC Connect verification code",
-    body: `${codeText(code)}\n\nEnter it on the registration page to verify your mobile number. If you did not register for ARC Connect, ignore this email.`,
-  });
 }
 
 type Failure = { ok: false; status: 400 | 429; formError?: string; fieldErrors?: FieldErrors };
@@ -112,7 +110,7 @@ export async function startRegistration(
     destination: input.phone,
     payload: pending,
   });
-  await sendRegistrationCode(input.phone, email, issued.code);
+  await sendRegistrationCode(input.phone, issued.code);
   return { ok: true, codeId: issued.id };
 }
 
@@ -120,7 +118,7 @@ export async function resendRegistrationCode(codeId: string) {
   const pending = await describePendingRegistration(codeId);
   const issued = pending ? await reissueCode(codeId) : null;
   if (!pending || !issued) return { ok: false as const, message: signInMessages.resendLimit };
-  await sendRegistrationCode(issued.destination, pending.email, issued.code);
+  await sendRegistrationCode(issued.destination, issued.code);
   return { ok: true as const, message: accountMessages.codeResentMobile };
 }
 
@@ -180,7 +178,9 @@ export async function completeRegistration(
     return { ok: false as const, message: accountMessages.codeExpired };
   }
   if (!row.consumedAt) return { ok: false as const, message: accountMessages.mobileNotVerified };
-  if (submittedPhone !== null && submittedPhone !== row.destination) {
+  // The number on the form at Submit, read as every phone field is read, must be the verified one
+  // (spec 1 §4.3, §5.3); the account takes the verified number whatever the form carried.
+  if (submittedPhone !== null && storedPhone(submittedPhone) !== row.destination) {
     return { ok: false as const, message: accountMessages.mobileDiffersFromVerified };
   }
   const pending = JSON.parse(row.payload) as Pending;
@@ -193,7 +193,7 @@ export async function completeRegistration(
         data: {
           username: pending.username,
           email: pending.email,
-          phone: pending.phone,
+          phone: row.destination,
           passwordHash: pending.passwordHash,
           role: pending.role,
           firstName: pending.firstName,
