@@ -217,7 +217,8 @@ export async function runCli(argv: string[], files: AppFiles): Promise<number | 
  * usage or a refusal, a damaged database, a full disk), the error with its stack for anything else.
  */
 function errorLine(error: unknown) {
-  if (error instanceof CliError || (error as Error)?.name === "BackupError") {
+  const name = (error as Error)?.name;
+  if (error instanceof CliError || name === "BackupError" || name === "MigrationRefused") {
     return (error as Error).message;
   }
   const code = String((error as { code?: unknown })?.code ?? "");

@@ -6,7 +6,34 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 
-export type Migration = { name: string; sql: string };
+/**
+ * `check`: an optional check.sql beside migration.sql, a query run first. Any row it returns is
+ * data the migration refuses to guess about (two accounts whose usernames differ only by letter
+ * case: which one keeps the name?), so the migration is not applied and the rows are listed.
+ */
+export type Migration = { name: string; sql: string; check?: string };
+
+/** A migration refused by its check.sql: nothing of it was applied. The message lists the rows. */
+export class MigrationRefused extends Error {
+  override name = "MigrationRefused";
+  constructor(
+    readonly migration: string,
+    readonly rows: Record<string, unknown>[],
+  ) {
+    super(
+      `Migration ${migration} was not applied: the database holds rows it will not guess about. ` +
+        `Resolve these, then start again (nothing was changed):\n` +
+        rows
+          .map((row) =>
+            Object.entries(row)
+              .map(([key, value]) => `${key}: ${String(value)}`)
+              .join("; "),
+          )
+          .map((line) => `  - ${line}`)
+          .join("\n"),
+    );
+  }
+}
 
 /**
  * The folder holding the app's own files (public/, prisma/migrations/): the checkout, or where the
@@ -24,7 +51,14 @@ export function readMigrations(dir: string): Migration[] {
     .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, "migration.sql")))
     .map((d) => d.name)
     .sort()
-    .map((name) => ({ name, sql: fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8") }));
+    .map((name) => {
+      const check = path.join(dir, name, "check.sql");
+      return {
+        name,
+        sql: fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8"),
+        ...(fs.existsSync(check) ? { check: fs.readFileSync(check, "utf8") } : {}),
+      };
+    });
 }
 
 export function applyMigrations(databaseFile: string, migrations: Migration[]) {
@@ -61,6 +95,10 @@ export function applyMigrations(databaseFile: string, migrations: Migration[]) {
       db.pragma("foreign_keys = OFF");
       db.transaction(() => {
         const startedAt = Date.now();
+        if (m.check) {
+          const refused = db.prepare(m.check).all() as Record<string, unknown>[];
+          if (refused.length) throw new MigrationRefused(m.name, refused);
+        }
         db.exec(m.sql);
         const broken = db.pragma("foreign_key_check") as unknown[];
         if (broken.length) throw new Error(`${m.name} breaks ${broken.length} foreign key(s)`);

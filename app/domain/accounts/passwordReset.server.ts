@@ -16,6 +16,7 @@ import { messages as signInMessages } from "~/domain/accounts/signIn.server";
 import { hashPassword } from "~/domain/accounts/user.server";
 import { accountMessages } from "~/domain/accounts/schema";
 import { phoneReadings } from "~/domain/phone";
+import { accountKey } from "~/domain/accounts/accountKey";
 
 export type ResetChannel = "email" | "sms";
 export type ResetState = {
@@ -36,7 +37,7 @@ function codeMessage(channel: ResetChannel, code: string) {
 function findAccount(channel: ResetChannel, address: string) {
   if (channel === "email") {
     return prisma.user.findFirst({
-      where: { email: address.trim().toLowerCase(), status: "active" },
+      where: { emailKey: accountKey(address), status: "active" },
       select: { id: true, email: true, phone: true },
     });
   }

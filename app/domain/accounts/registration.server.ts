@@ -13,6 +13,7 @@ import { messages as signInMessages } from "~/domain/accounts/signIn.server";
 import { hashPassword } from "~/domain/accounts/user.server";
 import { accountMessages } from "~/domain/accounts/schema";
 import { storedPhone } from "~/domain/phone";
+import { accountKey } from "~/domain/accounts/accountKey";
 
 export type RegistrationInput = {
   username: string;
@@ -36,12 +37,16 @@ export type FieldErrors = Partial<Record<keyof RegistrationInput, string>>;
 export async function findTaken(input: { username?: string; email?: string; phone?: string }) {
   const errors: FieldErrors = {};
   const [username, email, phone] = await Promise.all([
+    // Whatever the letter case: "DEMO.Clinician" is taken when "demo.clinician" exists.
     input.username
-      ? prisma.user.findUnique({ where: { username: input.username }, select: { id: true } })
+      ? prisma.user.findUnique({
+          where: { usernameKey: accountKey(input.username) },
+          select: { id: true },
+        })
       : null,
     input.email
       ? prisma.user.findUnique({
-          where: { email: input.email.toLowerCase() },
+          where: { emailKey: accountKey(input.email) },
           select: { id: true },
         })
       : null,

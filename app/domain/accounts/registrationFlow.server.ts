@@ -6,6 +6,7 @@ import { data, redirect } from "@remix-run/node";
 import { readForm } from "~/lib/formBody.server";
 import { formReply, parseForm } from "~/lib/form.server";
 import { prisma } from "~/lib/db.server";
+import { accountKey } from "~/domain/accounts/accountKey";
 import { maskPhone } from "~/domain/roles";
 import { formatClockTime } from "~/lib/time";
 import { findInvitationByToken } from "~/domain/invitations/token.server";
@@ -86,7 +87,7 @@ export async function registrationLoader({ request }: LoaderFunctionArgs) {
   const invitation = await findInvitationByToken(token);
   if (typeof invitation === "string") return { state: "expired" } satisfies RegistrationPageData;
   const existing = await prisma.user.findUnique({
-    where: { email: invitation.email },
+    where: { emailKey: accountKey(invitation.email) },
     select: { id: true },
   });
   if (existing) {

@@ -7,6 +7,7 @@ import {
   type Actor,
 } from "~/domain/access.server";
 import { prisma } from "~/lib/db.server";
+import { accountKey } from "~/domain/accounts/accountKey";
 import { isSiteRole } from "~/domain/roles";
 import { ALPHABETS_REGEX, DIGITS_REGEX, EMAIL_REGEX, USERNAME_REGEX } from "~/lib/validation";
 import { audit } from "../audit.server";
@@ -20,11 +21,14 @@ export function hashPassword(password: string) {
   return hash(password);
 }
 
-/** The active account a username or email names (the sign-in lookup), or null. */
+/**
+ * The active account a username or email names (the sign-in lookup), or null. Both compare
+ * whatever the letter case, as they are unique (a username holds no "@", so the two never meet).
+ */
 export function findAccountByLogin(usernameOrEmail: string) {
-  const login = usernameOrEmail.trim();
+  const key = accountKey(usernameOrEmail);
   return prisma.user.findFirst({
-    where: { OR: [{ username: login }, { email: login.toLowerCase() }], status: "active" },
+    where: { OR: [{ usernameKey: key }, { emailKey: key }], status: "active" },
     select: { id: true, passwordHash: true, role: true, phone: true },
   });
 }
@@ -164,13 +168,17 @@ export async function createSuperadmin(input: SuperadminInput) {
   if (!ALPHABETS_REGEX.test(lastName)) errors.push("last name: letters and spaces");
   if (errors.length) return { ok: false as const, errors };
   const taken = await prisma.user.findFirst({
-    where: { OR: [{ username }, { email }] },
-    select: { username: true },
+    where: { OR: [{ usernameKey: accountKey(username) }, { emailKey: accountKey(email) }] },
+    select: { usernameKey: true },
   });
   if (taken) {
     return {
       ok: false as const,
-      errors: [taken.username === username ? "username: already taken" : "email: already taken"],
+      errors: [
+        taken.usernameKey === accountKey(username)
+          ? "username: already taken"
+          : "email: already taken",
+      ],
     };
   }
   // 18 random characters plus one of each class the password rules ask for.

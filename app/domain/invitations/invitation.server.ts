@@ -27,6 +27,7 @@ import {
   type InvitationStatus,
 } from "~/domain/invitations/rules";
 import { enqueue } from "~/lib/outbox.server";
+import { accountKey } from "~/domain/accounts/accountKey";
 import { newInvitationToken } from "~/domain/invitations/token.server";
 import { invitationDetailSelect } from "~/domain/invitations/lists.server";
 import { invitationEmail } from "~/domain/invitations/send.server";
@@ -131,7 +132,7 @@ export async function applyInvitationAction(
       return refuse(invitationMessages.linkExpired);
 
     const invitee = await tx.user.findUnique({
-      where: { email: invitation.email },
+      where: { emailKey: accountKey(invitation.email) },
       select: { id: true, role: true },
     });
     if (side === "received" && !invitee) return { ok: false, notFound: true };

@@ -19,6 +19,7 @@ import { ROLE_NAMES, type Role } from "~/domain/roles";
 import { INVITATION_TTL_MS, newInvitationToken } from "~/domain/invitations/token.server";
 import { recordEvent } from "~/domain/invitations/trail.server";
 import { EMAIL_REGEX } from "~/lib/validation";
+import { accountKey } from "~/domain/accounts/accountKey";
 
 type Db = Prisma.TransactionClient;
 
@@ -31,7 +32,7 @@ function normalizeEmail(email: string) {
 /** The role of the account with this email, or null ("User not found" in the dialog). */
 export async function findRoleByEmail(email: string): Promise<string | null> {
   const user = await prisma.user.findUnique({
-    where: { email: normalizeEmail(email) },
+    where: { emailKey: accountKey(email) },
     select: { role: true },
   });
   return user?.role ?? null;
@@ -122,7 +123,10 @@ export async function sendInvitations(
     | { ok: true; created: Created[]; inviterName: string; existingAccount: boolean };
   const outcome = await readWriteTransaction(async (tx): Promise<Outcome> => {
     const now = new Date();
-    const existing = await tx.user.findUnique({ where: { email }, select: { role: true } });
+    const existing = await tx.user.findUnique({
+      where: { emailKey: accountKey(email) },
+      select: { role: true },
+    });
     const allowed = existing
       ? roleOptionsForExistingUser(actor.role, existing.role)
       : { options: roleOptionsForNewEmail(actor.role), message: undefined };
