@@ -158,6 +158,28 @@ test("a username that is taken gets Username already exists after Next", async (
   expect(latestCode(`1${person.phone}`), "no code texted").toBeNull();
 });
 
+test("a username or an email that differs from a taken one only by letter case is taken too", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  const existing = await createUser("clinician");
+  // "e2e.1a2b3c" is taken: "E2E.1A2B3C" is the same name (issue 20 item 3).
+  const username = existing.username.toUpperCase();
+  const email = existing.email.toUpperCase();
+  const person = newPerson();
+  await page.goto("/signup");
+  await fillForm(page, { ...person, username, email });
+  if (javaScriptEnabled) {
+    await expect(page.getByText("Username already exists").first()).toBeVisible();
+    await expect(page.getByText("Email address already exists").first()).toBeVisible();
+  }
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(fieldError(page, "username")).toHaveText("Username already exists");
+  await expect(fieldError(page, "email")).toHaveText("Email address already exists");
+  await expect(page.getByText("We sent a 4-digit verification code to")).toHaveCount(0);
+  expect(latestCode(`1${person.phone}`), "no code texted").toBeNull();
+});
+
 /** Opens an invitation link, checks the invitation's fields and reaches the code step. */
 async function reachInvitedCodeStep(page: Page, invitation: { token: string; email: string }) {
   const person = newPerson();

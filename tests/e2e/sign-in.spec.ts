@@ -187,3 +187,15 @@ test("the demo accounts of the README sign in", async ({ page, javaScriptEnabled
     await expect(page).toHaveURL(/\/$/);
   }
 });
+
+test("the username or the email signs in whatever its letter case (issue 20 item 3)", async ({
+  page,
+  context,
+}) => {
+  const user = await createUser("abmadmin");
+  await signInThroughForm(page, user.username.toUpperCase(), PASSWORD, user.phone);
+  await expect(page).toHaveURL(/\/app$/);
+  await context.clearCookies();
+  await signInThroughForm(page, user.email.toUpperCase(), PASSWORD, user.phone);
+  await expect(page).toHaveURL(/\/app$/);
+});

@@ -15,7 +15,7 @@ const NOT_FORMS: Record<string, string> = {
   "api.v1.devices.$serial.transmissions.tsx": "device API: JSON (domain/devices/schema.ts)",
   "api.v1.devices.$serial.stats.tsx": "device API: JSON (domain/devices/schema.ts)",
   "decrypt.upload.tsx": "a streamed multipart upload with its own limits (deviceLogs upload)",
-  "logout.tsx": "no fields: a bare POST that ends the session",
+  "logout.tsx": "no fields: readForm refuses a body that is not a form, then the session ends",
   // Not yet on parseForm (docs/decisions.md, issue 19): the chip form keeps its own reader and
   // answers { values, errors } that its component and tests read.
   "app.notificationsettings.tsx": "reads with readNotificationForm, checks with its zod schema",
