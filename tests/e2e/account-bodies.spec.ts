@@ -16,6 +16,7 @@ const WRONG_TYPE =
   "The form was not sent as a web form (application/x-www-form-urlencoded or multipart/form-data). Please reload the page and try again.";
 const UNREADABLE = "The form could not be read. Please reload the page and try again.";
 const PHOTO_UNREADABLE = "The upload could not be read. Please try again.";
+const BAD_REQUEST = "The request could not be understood. Please go back and try again.";
 
 type Body = { name: string; type: string | null; body: Buffer };
 
@@ -127,9 +128,10 @@ for (const screen of SCREENS) {
       const answer = await post(baseURL!, path, body, cookie);
       const multipart = GARBAGE_MULTIPART.includes(body);
       const expected = screen.noAction
-        ? { status: [405], messages: ["The request could not be understood."] }
+        ? { status: [405], messages: [BAD_REQUEST] }
         : multipart && screen.photo
-          ? { status: [400, 413], messages: [PHOTO_UNREADABLE, "Please choose a"] }
+          ? // The upload's own message, or (a multipart body with no intent in it) the 400 page's.
+            { status: [400, 413], messages: [PHOTO_UNREADABLE, "Please choose a", BAD_REQUEST] }
           : multipart
             ? { status: [400], messages: [UNREADABLE] }
             : { status: [415], messages: [WRONG_TYPE] };
