@@ -9,7 +9,8 @@ import {
 import { prisma } from "~/lib/db.server";
 import { accountKey } from "~/domain/accounts/accountKey";
 import { isSiteRole } from "~/domain/roles";
-import { ALPHABETS_REGEX, DIGITS_REGEX, EMAIL_REGEX, USERNAME_REGEX } from "~/lib/validation";
+import { ALPHABETS_REGEX, EMAIL_REGEX, USERNAME_REGEX } from "~/lib/validation";
+import { isValidPhone, storedPhone } from "~/domain/phone";
 import { audit } from "../audit.server";
 
 // A real argon2id hash of a random password: verifying against it when no user matches keeps the
@@ -155,14 +156,15 @@ export type SuperadminInput = {
 export async function createSuperadmin(input: SuperadminInput) {
   const username = input.username.trim();
   const email = input.email.trim().toLowerCase();
-  const phone = input.phone.replace(/[\s()+-]/g, "");
+  // With its country code, a valid number of its country (domain/phone.ts), stored as E.164 digits.
+  const phone = storedPhone(input.phone);
   const firstName = input.firstName.trim();
   const lastName = input.lastName.trim();
   const errors: string[] = [];
   if (!USERNAME_REGEX.test(username) || username.length > 50)
     errors.push("username: letters, digits and . _ - (at most 50)");
   if (!EMAIL_REGEX.test(email)) errors.push("email: not a valid address");
-  if (!DIGITS_REGEX.test(phone) || phone.length < 8 || phone.length > 15)
+  if (!isValidPhone(input.phone))
     errors.push("phone: the mobile number with its country code, e.g. +15125550123");
   if (!ALPHABETS_REGEX.test(firstName)) errors.push("first name: letters and spaces");
   if (!ALPHABETS_REGEX.test(lastName)) errors.push("last name: letters and spaces");
