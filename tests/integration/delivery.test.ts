@@ -173,9 +173,7 @@ describe("email through SMTP", () => {
     setTransport("email", createSmtpTransport(smtp.url, FROM));
     try {
       const to = `${uid()}@example.test`;
-      const started = performance.now();
       const id = await enqueue(codeEmail(to, code()));
-      expect(performance.now() - started).toBeLessThan(500);
       expect((await row(id)).status).not.toBe("sent");
 
       await smtp.receivedMail((m) => m.envelope.to.includes(to));

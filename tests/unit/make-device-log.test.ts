@@ -357,9 +357,7 @@ describe("make-device-log: faults", () => {
 
 describe("make-device-log: size and seed", () => {
   it("--size-mb 5 writes at least 5 MB, still a whole log named after its last day", async () => {
-    const started = Date.now();
     const result = await writeDeviceLog(cough({ sizeMb: 5, therapiesPerDay: 4 }));
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.bytes).toBeGreaterThanOrEqual(5 * 1024 * 1024);
     expect(result.bytes).toBeLessThan(5.1 * 1024 * 1024);
     expect(fs.statSync(result.path).size).toBe(result.bytes);

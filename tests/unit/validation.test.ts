@@ -141,12 +141,10 @@ describe("shared input rules (spec 1 §5.7)", () => {
       expect(errorOf(changeEmailSchema, { newEmail: bad }, "newEmail"), bad).toBe("Invalid Email");
       expect(recipient(bad), bad).toBe(false);
     }
-    // A megabyte of input is refused at once (no backtracking blow-up).
-    const started = performance.now();
+    // A megabyte of input is refused (a backtracking blow-up would run past the test's timeout).
     for (const huge of ["a".repeat(1e6), `a@${"a.".repeat(5e5)}`, `${"a.".repeat(5e5)}@a.com`]) {
       expect(EMAIL_REGEX.test(huge)).toBe(false);
     }
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it("checks the user and username patterns", () => {
@@ -625,7 +623,7 @@ describe("malformed input", () => {
     }
   });
 
-  it.each(schemas)("%s: rejects 1 MB strings quickly, in every field", (_, schema) => {
+  it.each(schemas)("%s: rejects 1 MB strings in every field, within the test timeout", (_, schema) => {
     const huge = [
       "a".repeat(1 << 20),
       "1".repeat(1 << 20),
@@ -633,21 +631,17 @@ describe("malformed input", () => {
       `a@${"a.".repeat(1 << 19)}!`,
       `${"a ".repeat(1 << 19)}`,
     ];
-    const started = performance.now();
     for (const field of fieldsOf(schema)) {
       for (const value of huge) {
         const messages = issuesByField(schema, { [field]: value })[field];
         expect(messages, field).toHaveLength(1);
       }
     }
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it("keeps the US state and country lists out of reach of huge input", () => {
-    const started = performance.now();
     const country = "U".repeat(1 << 20);
     expect(errorOf(profileSchema, { country, state: "Texas" }, "country")).toBe("Required");
-    expect(performance.now() - started).toBeLessThan(500);
   });
 });
 
