@@ -76,7 +76,8 @@ export default function CareSiteProfile() {
   const actionData = useActionData<typeof action>() as CareSiteFormReply;
   return (
     <div className="row g-3">
-      <div className="col-lg-8">
+      {/* Side by side from 1200 px; at 1024 the side cards go below the form (issue 20 item 11). */}
+      <div className="col-xl-8">
         <div className="card">
           <div className="card-body">
             <CareSiteForm
@@ -89,7 +90,7 @@ export default function CareSiteProfile() {
           </div>
         </div>
       </div>
-      <div className="col-lg-4 d-flex flex-column gap-3">
+      <div className="col-xl-4 d-flex flex-column gap-3">
         <section className="card" aria-labelledby="care-site-admins">
           <div className="card-body">
             <h2 className="h6" id="care-site-admins">
