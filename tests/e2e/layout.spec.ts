@@ -1,7 +1,8 @@
 // No page of spec 1 scrolls sideways at 1024x768 (issue 20 item 11), and no label breaks a word
 // in two to fit: each role's pages, JavaScript off and on.
 import { createCareSite, createUser, db } from "./support/db";
-import { expect, test, type Page } from "./support/fixtures";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 
 test.use({ viewport: { width: 1024, height: 768 } });
 

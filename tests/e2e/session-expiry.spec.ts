@@ -2,7 +2,8 @@
 // sign-in page: idle (30 min) and absolute (12 h after sign-in), on a page load, a form post and a
 // click on a link (a client navigation with JavaScript), JavaScript off and on (issue 20 item 14).
 import { createUser, db, PASSWORD } from "./support/db";
-import { expect, signInThroughForm, test, type Page } from "./support/fixtures";
+import type { Page } from "@playwright/test";
+import { expect, signInThroughForm, test } from "./support/fixtures";
 
 const HOUR = 3_600_000;
 const ABSOLUTE_MS = 12 * HOUR;
@@ -96,7 +97,10 @@ for (const kind of ["idle", "absolute"] as const) {
     const errors = watchErrors(page);
     const user = await signedIn(page);
     expire(user.id, kind);
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Messages" }).click();
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Messages" })
+      .click();
     await expectExpiredScreen(page);
     expect(errors).toEqual([]);
   });
