@@ -8,8 +8,16 @@ import { expect, signInThroughForm, test } from "./support/fixtures";
 const HOUR = 3_600_000;
 const ABSOLUTE_MS = 12 * HOUR;
 
-/** Signs in through the form, so the browser holds the cookie exactly as the server set it. */
+/**
+ * Signs in through the form, so the browser holds the cookie exactly as the server set it. The
+ * chat stream, which with JavaScript notices a timed-out session by itself within 5 s (alert, then
+ * reload: chat.spec.ts tests it), is held quiet so that the request under test is the first to
+ * meet the timed-out session.
+ */
 async function signedIn(page: Page) {
+  await page.route(/\/app\/chat\/stream/, (route) =>
+    route.fulfill({ status: 200, contentType: "text/event-stream", body: "retry: 600000\n\n" }),
+  );
   const user = await createUser("clinician");
   await signInThroughForm(page, user.username, PASSWORD, user.phone);
   await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
@@ -84,7 +92,15 @@ for (const kind of ["idle", "absolute"] as const) {
     const errors = watchErrors(page);
     const user = await signedIn(page);
     await page.goto("/app/settings");
+    // A valid profile, so that with JavaScript the form's own checks let the post go.
     await page.getByLabel("First name").fill("Expiry");
+    await page.getByLabel("Last name").fill("Stone");
+    await page.getByLabel("Address line 1").fill("1200 Congress Ave");
+    await page.getByLabel("Address line 2").fill("Suite 100");
+    await page.getByLabel("Country").selectOption("United States");
+    await page.getByLabel("State").fill("Texas");
+    await page.getByLabel("City").fill("Austin");
+    await page.getByLabel("Zip").fill("78701");
     expire(user.id, kind);
     await page.getByRole("button", { name: "Submit" }).click();
     await expectExpiredScreen(page);

@@ -292,7 +292,11 @@ describe("parsePhotoUpload and savePhoto", () => {
     });
     expect(outside).toEqual({ ok: false, message: PHOTO_MESSAGES.badCrop });
     // Some fields posted, or malformed: refused before anything is decoded.
-    for (const crop of [{ cropX: "0" }, { cropX: "1.5", cropY: "0", cropSize: "9" }]) {
+    const malformed: Record<string, string>[] = [
+      { cropX: "0" },
+      { cropX: "1.5", cropY: "0", cropSize: "9" },
+    ];
+    for (const crop of malformed) {
       expect(await parsePhotoUpload(multipart({ photo, ...crop }))).toEqual({
         ok: false,
         message: PHOTO_MESSAGES.badCrop,
