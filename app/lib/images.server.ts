@@ -15,7 +15,15 @@ export const MAX_INPUT_PIXELS = 25_000_000;
 export type ImageFormat = "jpeg" | "png" | "gif" | "webp" | "tiff";
 
 export type InspectedImage =
-  | { ok: true; format: ImageFormat; width: number; height: number; frames: number }
+  | {
+      ok: true;
+      format: ImageFormat;
+      width: number;
+      height: number;
+      frames: number;
+      /** The EXIF orientation (1 to 8; 5 to 8 turn the picture a quarter). */
+      orientation: number;
+    }
   | { ok: false; reason: "unreadable" | "format" | "tooManyPixels" };
 
 /**
@@ -42,7 +50,14 @@ export async function inspectImage(
   if (width < 1 || height < 1) return { ok: false, reason: "unreadable" };
   const decoded = options.allFrames ? frames : 1;
   if (width * height * decoded > MAX_INPUT_PIXELS) return { ok: false, reason: "tooManyPixels" };
-  return { ok: true, format: meta.format as ImageFormat, width, height, frames };
+  return {
+    ok: true,
+    format: meta.format as ImageFormat,
+    width,
+    height,
+    frames,
+    orientation: meta.orientation ?? 1,
+  };
 }
 
 /**

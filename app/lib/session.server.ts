@@ -30,17 +30,29 @@ export type AppSession = Session<SessionData, SessionFlashData>;
 
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
+/**
+ * How long the cookie and its row outlive the absolute limit. The server's checks (idle, absolute,
+ * in sessionState) decide whether a session is live; the cookie only has to last long enough for
+ * the server to see a timed-out session and say so ("Your session has expired") rather than the
+ * browser dropping it first and the user landing on the bare sign-in page (issue 20 item 14). A
+ * week covers a tab left open over a weekend.
+ */
+export const EXPIRED_NOTICE_MS = 7 * 24 * 3_600_000;
+
+/** The cookie's Max-Age and the row's expiresAt: the absolute limit plus the notice period. */
+export const SESSION_COOKIE_MS = env.sessionAbsoluteMs + EXPIRED_NOTICE_MS;
+
 const cookie = createCookie("__arc_session", {
   httpOnly: true,
   sameSite: "lax",
   secure: env.cookieSecure,
   path: "/",
   secrets: [env.sessionSecret],
-  maxAge: Math.ceil(env.sessionAbsoluteMs / 1000),
+  maxAge: Math.ceil(SESSION_COOKIE_MS / 1000),
 });
 
 function newExpiry() {
-  return new Date(Date.now() + env.sessionAbsoluteMs);
+  return new Date(Date.now() + SESSION_COOKIE_MS);
 }
 
 type SessionRow = {
@@ -51,7 +63,10 @@ type SessionRow = {
   authenticatedAt: Date | null;
 };
 
-/** Gone (never existed, revoked, past its cookie's life), expired (signed in, then idle or too old) or live. */
+/**
+ * Gone (never existed, revoked, past its cookie's life), expired (signed in, then idle or too old:
+ * authoritative, whatever the cookie's life) or live.
+ */
 function sessionState(row: SessionRow | null, now: number) {
   if (!row || row.revokedAt || row.expiresAt.getTime() <= now) return "gone" as const;
   if (!row.userId) return "live" as const;

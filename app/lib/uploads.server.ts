@@ -26,13 +26,23 @@ export const PHOTO_MESSAGES = {
   wrongType: "Please upload a JPEG, PNG, GIF or WebP image.",
   unreadable: "The upload could not be read. Please try again.",
   tooManyPixels: `The photo must be at most ${MAX_INPUT_PIXELS / 1_000_000} megapixels.`,
+  badCrop: "The chosen square is not inside the picture. Please choose it again.",
 } as const;
+
+/**
+ * The square the user chose in the upright picture, in its pixels (spec 1 §9 "crop ratio 1:1").
+ * Posted as cropX, cropY and cropSize next to the file; without them (no JavaScript) the centre
+ * square is kept.
+ */
+export type CropSquare = { x: number; y: number; size: number };
+const CROP_FIELDS = ["cropX", "cropY", "cropSize"] as const;
 
 export type FileForm =
   { ok: true; formData: FormData; file: File | null } | { ok: false; message: string };
 
 export type PhotoUpload =
-  { ok: true; formData: FormData; photo: File | null } | { ok: false; message: string };
+  | { ok: true; formData: FormData; photo: File | null; crop: CropSquare | null }
+  | { ok: false; message: string };
 
 export type SavePhotoResult = { ok: true; id: string } | { ok: false; message: string };
 
@@ -50,7 +60,36 @@ export async function parsePhotoUpload(
     maxFileBytes: MAX_PHOTO_BYTES,
     tooLarge: PHOTO_MESSAGES.tooLarge,
   });
-  return parsed.ok ? { ok: true, formData: parsed.formData, photo: parsed.file } : parsed;
+  if (!parsed.ok) return parsed;
+  const crop = readCropSquare(parsed.formData);
+  if (crop === "invalid") return { ok: false, message: PHOTO_MESSAGES.badCrop };
+  return { ok: true, formData: parsed.formData, photo: parsed.file, crop };
+}
+
+/** The posted square: null when none was posted (all three fields empty), "invalid" when malformed. */
+export function readCropSquare(formData: FormData): CropSquare | null | "invalid" {
+  const values = CROP_FIELDS.map((field) => formData.get(field) ?? "");
+  if (values.every((value) => value === "")) return null;
+  if (!values.every((value) => typeof value === "string" && /^\d{1,6}$/.test(value))) {
+    return "invalid";
+  }
+  const [x, y, size] = values.map(Number);
+  return size > 0 ? { x, y, size } : "invalid";
+}
+
+/**
+ * The square within an upright image of width x height: a square overhanging the edge (rounding in
+ * the browser) is pulled inside; one that starts outside the picture is refused (null).
+ */
+export function fitCropSquare(crop: CropSquare, width: number, height: number) {
+  if (crop.x >= width || crop.y >= height) return null;
+  const size = Math.min(crop.size, width, height);
+  return {
+    left: Math.min(crop.x, width - size),
+    top: Math.min(crop.y, height - size),
+    width: size,
+    height: size,
+  };
 }
 
 /** Reads a multipart form with one file field, the whole form held within the file limit + 256 KB. */
@@ -96,16 +135,21 @@ function boundedMemoryHandler(maxFileBytes: number): UploadHandler {
 
 /**
  * Stores a photo: whatever its name or declared type says, sharp must read it as JPEG, PNG, GIF or
- * WebP. It is turned upright, cropped to the centre square and saved as a 256x256 WebP (metadata
+ * WebP. It is turned upright, cropped to the chosen square (else the centre one) and saved as a 256x256 WebP (metadata
  * such as EXIF location is not carried over). Returns the new Upload id.
  */
 export async function savePhoto(input: {
   ownerId: string;
   kind: "photo" | "caresite";
   file: File;
+  /** The square the user chose; the centre square when null or left out. */
+  crop?: CropSquare | null;
 }): Promise<SavePhotoResult> {
   if (input.file.size > MAX_PHOTO_BYTES) return { ok: false, message: PHOTO_MESSAGES.tooLarge };
-  const stored = await toSquareWebp(Buffer.from(await input.file.arrayBuffer()));
+  const stored = await toSquareWebp(
+    Buffer.from(await input.file.arrayBuffer()),
+    input.crop ?? null,
+  );
   if (typeof stored === "string") return { ok: false, message: stored };
 
   const id = await storeUpload({
@@ -172,16 +216,23 @@ export async function storeUpload(input: {
 }
 
 /** The photo as a 256x256 WebP, or the message saying why not (lib/images checks it first). */
-async function toSquareWebp(original: Buffer): Promise<Buffer | string> {
+async function toSquareWebp(original: Buffer, crop: CropSquare | null): Promise<Buffer | string> {
   const image = await inspectImage(original, ACCEPTED_FORMATS);
   if (!image.ok) {
     return image.reason === "tooManyPixels"
       ? PHOTO_MESSAGES.tooManyPixels
       : PHOTO_MESSAGES.wrongType;
   }
+  // The browser shows the picture upright, so the square is measured in the upright picture.
+  const turned = image.orientation >= 5;
+  const [width, height] = turned ? [image.height, image.width] : [image.width, image.height];
+  const region = crop ? fitCropSquare(crop, width, height) : null;
+  if (crop && !region) return PHOTO_MESSAGES.badCrop;
   try {
-    // Only the first frame of an animated GIF or WebP is read (sharp's default).
-    return await decodeImage(original)
+    // Only the first frame of an animated GIF or WebP is read (sharp's default). After rotate(),
+    // extract() cuts from the upright picture.
+    const upright = decodeImage(original);
+    return await (region ? upright.extract(region) : upright)
       .resize(PHOTO_PIXELS, PHOTO_PIXELS, { fit: "cover", position: "centre" })
       .webp({ quality: 82 })
       .toBuffer();

@@ -17,7 +17,7 @@ import { readForm } from "~/lib/formBody.server";
 import { requireActor } from "~/domain/actor.server";
 import { badRequest, clientIp, forbidden, notFound, notFoundUnless } from "~/lib/http.server";
 import { readListParams } from "~/lib/listParams";
-import { photoUrl } from "~/lib/photoUrl";
+import { careSitePictureUrl } from "~/lib/photoUrl";
 import { SITE_ROLES } from "~/domain/roles";
 import { commitSession, flash, getSession } from "~/lib/session.server";
 import { parsePhotoUpload } from "~/lib/uploads.server";
@@ -89,7 +89,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     careSites,
     page: {
-      site: { ...details, pictureUrl: photoUrl(photoId), canEdit },
+      site: { ...details, pictureUrl: careSitePictureUrl(photoId), canEdit },
       view,
       params,
       counts,
@@ -128,7 +128,10 @@ export async function action({ request }: ActionFunctionArgs) {
     const site = await editableSite(user, upload.formData);
     if (!upload.photo)
       return data({ photoError: careSiteMessages.pictureMissing }, { status: 400 });
-    const saved = await setManagedCareSitePicture(user, site.id, upload.photo, { ip });
+    const saved = await setManagedCareSitePicture(user, site.id, upload.photo, {
+      ip,
+      crop: upload.crop,
+    });
     if (!saved) forbidden();
     if (!saved.ok) return data({ photoError: saved.message }, { status: 400 });
     return done(site.id, careSiteMessages.pictureUpdated, ["view", "dialog"]);
@@ -216,7 +219,7 @@ export default function CareSiteManagement() {
         params={page.params}
         csvHref={page.csvHref}
       />
-      <CareSiteDetailsCard site={site}>
+      <CareSiteDetailsCard site={site} showPicture>
         <CareSiteDetailsLink to={dialogHref("details")} />
       </CareSiteDetailsCard>
       {page.dialog === "details" ? (

@@ -51,7 +51,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!upload.ok) return data({ photoError: upload.message }, { status: 400 });
     if (!upload.photo)
       return data({ photoError: "Please choose a photo to upload." }, { status: 400 });
-    const result = await setUserPhoto(user.id, upload.photo);
+    const result = await setUserPhoto(user.id, upload.photo, upload.crop);
     if (!result.ok) return data({ photoError: result.message }, { status: 400 });
     return saved("Profile photo was updated successfully");
   }

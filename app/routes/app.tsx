@@ -4,6 +4,7 @@ import { Outlet, useLoaderData, useMatches } from "@remix-run/react";
 import { AppShell } from "~/ui/AppShell";
 import { Flash } from "~/ui/Flash";
 import { requireUser } from "~/domain/accounts/auth.server";
+import { photoUrl } from "~/lib/photoUrl";
 import { APP_VERSION } from "~/lib/version.server";
 import { countUnreadMessages, markDelivered } from "~/domain/chat/chat.server";
 import { countPendingInvitations } from "~/domain/invitations/invitation.server";
@@ -27,6 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         email: user.email,
         role: user.role,
         isAssociatedClinic: user.isAssociatedClinic,
+        photoUrl: user.photoId ? photoUrl(user.photoId) : null,
       },
       badges: { unreadMessages, pendingInvitations },
       version: APP_VERSION,

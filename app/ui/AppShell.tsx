@@ -1,5 +1,5 @@
-import { Form, Link, NavLink } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { useEffect, useRef, type ReactNode } from "react";
 
 export type ShellData = {
   user: {
@@ -8,6 +8,8 @@ export type ShellData = {
     email: string;
     role: string;
     isAssociatedClinic: boolean;
+    /** The user's photo (/photos/{id}), or null: the avatar shows their initials. */
+    photoUrl: string | null;
   };
   badges: { unreadMessages: number; pendingInvitations: number };
   version: string;
@@ -125,11 +127,11 @@ function Entry({
 
 function TopBar({ shell, nav, heading }: { shell: ShellData; nav: ShellNav; heading: string }) {
   const { user } = shell;
-  const initials = `${user.firstName[0] ?? ""}${user.lastName[0] ?? ""}`.toUpperCase();
+  const menu = useDismissableMenu();
   return (
     <header className="app-topbar d-flex align-items-center justify-content-between px-3 px-lg-4 py-2">
       <h1 className="h4 mb-0">{heading}</h1>
-      <details className="menu">
+      <details className="menu" ref={menu}>
         <summary className="d-flex align-items-center gap-2" aria-label="Account menu">
           <span className="d-none d-md-inline text-end small">
             <span className="d-block fw-semibold">
@@ -137,9 +139,7 @@ function TopBar({ shell, nav, heading }: { shell: ShellData; nav: ShellNav; head
             </span>
             <span className="text-muted">{user.email}</span>
           </span>
-          <span className="avatar" aria-hidden>
-            {initials}
-          </span>
+          <Avatar user={user} />
         </summary>
         <ul className="dropdown-menu shadow">
           {nav.careSiteSettings ? (
@@ -176,6 +176,54 @@ function TopBar({ shell, nav, heading }: { shell: ShellData; nav: ShellNav; head
       </details>
     </header>
   );
+}
+
+/** The user's photo when they have one, else their initials (issue 20 item 12b). */
+function Avatar({ user }: { user: ShellData["user"] }) {
+  if (user.photoUrl) {
+    return <img className="avatar" src={user.photoUrl} alt="" width={36} height={36} />;
+  }
+  const initials = `${user.firstName[0] ?? ""}${user.lastName[0] ?? ""}`.toUpperCase();
+  return (
+    <span className="avatar" aria-hidden>
+      {initials}
+    </span>
+  );
+}
+
+/**
+ * The avatar menu is a <details>, so it opens and closes without JavaScript. With it, Escape closes
+ * the menu and gives the focus back to its button, and a click outside closes it (issue 20 item
+ * 12d), as a menu is expected to behave.
+ */
+function useDismissableMenu() {
+  const ref = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+  // A client navigation keeps the shell: the menu closes once its entry has been followed.
+  useEffect(() => {
+    if (ref.current) ref.current.open = false;
+  }, [location]);
+  useEffect(() => {
+    const close = (focus: boolean) => {
+      const menu = ref.current;
+      if (!menu?.open) return;
+      menu.open = false;
+      if (focus) menu.querySelector("summary")?.focus();
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") close(true);
+    };
+    const onPointer = (event: PointerEvent) => {
+      if (!ref.current?.contains(event.target as Node)) close(false);
+    };
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("pointerdown", onPointer);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("pointerdown", onPointer);
+    };
+  }, []);
+  return ref;
 }
 
 function Footer({ version, year }: { version: string; year: number }) {

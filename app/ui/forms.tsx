@@ -1,6 +1,7 @@
 import { useField, useIsSubmitting } from "remix-validated-form";
 import type { ReactNode } from "react";
 import { COUNTRIES, US_STATES } from "~/lib/validation";
+import { useImageCrop } from "./ImageCrop";
 
 type FieldProps = {
   name: string;
@@ -268,6 +269,8 @@ export function ImageUploadFields({
   error?: string | null;
   button: string;
 }) {
+  // With JavaScript the user chooses the square (ui/ImageCrop.tsx); without, the centre is kept.
+  const crop = useImageCrop(label);
   return (
     <>
       <label htmlFor={id} className="form-label">
@@ -279,8 +282,10 @@ export function ImageUploadFields({
         type="file"
         accept="image/jpeg,image/png,image/gif,image/webp"
         className={`form-control mb-2 ${error ? "is-invalid" : ""}`}
+        onChange={crop.onFileChange}
       />
       {error ? <div className="invalid-feedback">{error}</div> : null}
+      {crop.view}
       <button type="submit" className="btn btn-outline-primary btn-sm">
         {button}
       </button>

@@ -250,6 +250,60 @@ describe("parsePhotoUpload and savePhoto", () => {
     expect(parsed.formData.get("firstName")).toBe("Ada");
   });
 
+  it("crops the posted square of the upright picture (EXIF orientation applied first)", async () => {
+    const owner = await createUser();
+    // Stored 200x100, red left and blue right, tagged "turn 90° clockwise": upright it is 100x200,
+    // red on top and blue below, as the browser shows it to the user choosing the square.
+    const jpeg = await canvas(200, 100, BLUE)
+      .composite([
+        {
+          input: { create: { width: 100, height: 100, channels: 3, background: RED } },
+          left: 0,
+          top: 0,
+        },
+      ])
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const photo = file(jpeg, "turned.jpg", "image/jpeg");
+    const parsed = await parsePhotoUpload(
+      multipart({ photo, cropX: "0", cropY: "100", cropSize: "100" }),
+    );
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(parsed.crop).toEqual({ x: 0, y: 100, size: 100 });
+    const saved = await savePhoto({
+      ownerId: owner.id,
+      kind: "photo",
+      file: photo,
+      crop: parsed.crop,
+    });
+    if (!saved.ok) throw new Error(saved.message);
+    const row = await prisma.upload.findUniqueOrThrow({ where: { id: saved.id } });
+    const stored = fs.readFileSync(path.join(env.dataDir, row.storagePath));
+    expect(isBlue(await pixel(stored, 128, 128))).toBe(true);
+    expect(isBlue(await pixel(stored, 5, 5))).toBe(true);
+
+    // Outside the upright picture: refused with the message.
+    const outside = await savePhoto({
+      ownerId: owner.id,
+      kind: "photo",
+      file: photo,
+      crop: { x: 100, y: 0, size: 50 },
+    });
+    expect(outside).toEqual({ ok: false, message: PHOTO_MESSAGES.badCrop });
+    // Some fields posted, or malformed: refused before anything is decoded.
+    const malformed: Record<string, string>[] = [
+      { cropX: "0" },
+      { cropX: "1.5", cropY: "0", cropSize: "9" },
+    ];
+    for (const crop of malformed) {
+      expect(await parsePhotoUpload(multipart({ photo, ...crop }))).toEqual({
+        ok: false,
+        message: PHOTO_MESSAGES.badCrop,
+      });
+    }
+  });
+
   it("answers a body that is not multipart with a message, not an exception", async () => {
     const request = new Request("http://localhost/app/settings", {
       method: "POST",

@@ -6,6 +6,7 @@ import {
   deleteUpload,
   removeStoredFile,
   savePhoto,
+  type CropSquare,
   type SavePhotoResult,
 } from "~/lib/uploads.server";
 import type { Prisma } from "~/generated/prisma/client";
@@ -26,9 +27,16 @@ export async function canViewPhoto(actor: Actor, photoId: string) {
   return (await findViewablePhoto(actor, photoId)) !== null;
 }
 
-/** Stores a new profile photo for a user and removes the one it replaces. */
-export async function setUserPhoto(userId: string, file: File): Promise<SavePhotoResult> {
-  const saved = await savePhoto({ ownerId: userId, kind: "photo", file });
+/**
+ * Stores a new profile photo for a user (the chosen square, else the centre one) and removes the one
+ * it replaces.
+ */
+export async function setUserPhoto(
+  userId: string,
+  file: File,
+  crop: CropSquare | null = null,
+): Promise<SavePhotoResult> {
+  const saved = await savePhoto({ ownerId: userId, kind: "photo", file, crop });
   if (!saved.ok) return saved;
   await switchPhoto(saved.id, async (tx) => {
     const { photoId } = await tx.user.findUniqueOrThrow({
@@ -53,8 +61,9 @@ export async function setCareSitePhoto(
   careSiteId: string,
   uploaderId: string,
   file: File,
+  crop: CropSquare | null = null,
 ): Promise<SavePhotoResult> {
-  const saved = await savePhoto({ ownerId: uploaderId, kind: "caresite", file });
+  const saved = await savePhoto({ ownerId: uploaderId, kind: "caresite", file, crop });
   if (!saved.ok) return saved;
   await switchPhoto(saved.id, async (tx) => {
     const { photoId } = await tx.careSite.findUniqueOrThrow({

@@ -21,7 +21,7 @@ import { prisma, readWriteTransaction } from "~/lib/db.server";
 import { ADDRESS_SELECT } from "~/domain/address";
 import { audit } from "~/domain/audit.server";
 import { setCareSitePhoto } from "~/domain/accounts/photo.server";
-import type { SavePhotoResult } from "~/lib/uploads.server";
+import type { CropSquare, SavePhotoResult } from "~/lib/uploads.server";
 
 const careSiteSelect = {
   id: true,
@@ -168,14 +168,14 @@ export async function setManagedCareSitePicture(
   actor: Actor,
   careSiteId: string,
   file: File,
-  options: { ip?: string | null } = {},
+  options: { ip?: string | null; crop?: CropSquare | null } = {},
 ): Promise<SavePhotoResult | null> {
   const site = await prisma.careSite.findFirst({
     where: { AND: [{ id: careSiteId }, careSitesEditableBy(actor)] },
     select: { id: true },
   });
   if (!site) return null;
-  const result = await setCareSitePhoto(site.id, actor.id, file);
+  const result = await setCareSitePhoto(site.id, actor.id, file, options.crop ?? null);
   if (result.ok) {
     await audit(
       {

@@ -79,7 +79,7 @@ export function CareSiteDetailsCard({
     <section className="card" aria-label={title}>
       <div className="card-body d-flex flex-wrap gap-3">
         {showPicture ? <CareSitePicture site={site} /> : null}
-        <div className="flex-grow-1">
+        <div className="flex-grow-1 min-w-0">
           <h2 className="h5">{site.name}</h2>
           <CareSiteAddress site={site} />
           {site.phone ? (
@@ -91,7 +91,13 @@ export function CareSiteDetailsCard({
           {site.website ? (
             <p className="mb-1">
               <span className="text-muted">Website: </span>
-              <a href={websiteHref(site.website)} rel="noopener noreferrer" target="_blank">
+              {/* A long address breaks anywhere rather than widen the page (issue 20 item 11). */}
+              <a
+                href={websiteHref(site.website)}
+                rel="noopener noreferrer"
+                target="_blank"
+                className="text-break"
+              >
                 {site.website}
               </a>
             </p>
