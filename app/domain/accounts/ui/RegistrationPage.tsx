@@ -217,7 +217,8 @@ function CodeStep({
       </p>
       {page.verified ? (
         <p className="text-success fw-semibold" role="status">
-          ✓ {accountMessages.mobileVerified}
+          <span aria-hidden>✓ </span>
+          <span>{accountMessages.mobileVerified}</span>
         </p>
       ) : (
         <>
