@@ -15,6 +15,7 @@ import {
 import { expect, reachCodeStep, test } from "./support/fixtures";
 
 const NEW_PASSWORD = "Register-1!";
+const NOT_UPDATED = "Clinic was not updated. Please check the highlighted field and try again.";
 const field = (page: Page, name: string) => page.locator(`#field-${name}`);
 const fieldError = (page: Page, name: string) => page.locator(`#field-${name}-error`);
 const hex = () => crypto.randomBytes(4).toString("hex");
@@ -157,7 +158,7 @@ test("registration: an email that exists keeps every other value; Change my deta
   await expectValues(page, { ...kept, email: person.email });
 });
 
-test("registration inside the app keeps the values of a refused post", async ({
+test("registration inside the app keeps the values of a refused post and after Change my details", async ({
   page,
   signInAs,
 }) => {
@@ -168,13 +169,23 @@ test("registration inside the app keeps the values of a refused post", async ({
   await fillRegistration(page, { ...person, username: existing.username });
   await page.getByRole("button", { name: "Next" }).click();
   await expect(fieldError(page, "username")).toHaveText("Username already exists");
-  await expectValues(page, {
+  const kept = {
     username: existing.username,
     firstName: person.firstName,
     lastName: person.lastName,
     phone: person.phone,
     email: person.email,
-  });
+  };
+  await expectValues(page, kept);
+
+  await field(page, "username").fill(person.username);
+  await field(page, "password").fill(NEW_PASSWORD);
+  await field(page, "confirmPassword").fill(NEW_PASSWORD);
+  await field(page, "confirmPassword").press("Enter");
+  await expect(page.getByText("We sent a 4-digit verification code to")).toBeVisible();
+  await page.getByRole("button", { name: "Change my details" }).click();
+  await expect(page.getByRole("button", { name: "Next" })).toBeVisible();
+  await expectValues(page, { ...kept, username: person.username });
 });
 
 test("an invitation's registration keeps the values of a refused post and after Change my details", async ({
@@ -271,6 +282,7 @@ test("edit user profile: an invalid field keeps every value typed", async ({ pag
   await field(page, "zip").press("Tab");
   await page.getByRole("button", { name: "Submit" }).click();
   await expect(fieldError(page, "zip")).toHaveText("Must be at least 3 characters");
+  await expect(page.getByText("Please fix the inputs with errors")).toBeVisible();
   await expect(
     page.getByText("Profile was not updated. Please check the highlighted field and try again."),
   ).toBeVisible();
@@ -302,6 +314,7 @@ test("care site profile: an invalid field and a taken account number keep every 
   for (const [name, value] of Object.entries(typed)) await field(page, name).fill(value);
   await page.getByRole("button", { name: "Submit" }).click();
   await expect(fieldError(page, "accountNumber")).toHaveText("Must be at least 12 characters");
+  await expect(page.getByText(NOT_UPDATED)).toBeVisible();
   await expectValues(page, typed);
 
   await field(page, "accountNumber").fill(otherNumber);
@@ -329,5 +342,6 @@ test("care site details dialog: an invalid field keeps every value typed", async
   for (const [name, value] of Object.entries(typed)) await field(page, name).fill(value);
   await page.getByRole("button", { name: "Submit" }).click();
   await expect(fieldError(page, "zip")).toHaveText("Must be at least 3 characters");
+  await expect(page.getByText(NOT_UPDATED)).toBeVisible();
   await expectValues(page, typed);
 });
