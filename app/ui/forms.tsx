@@ -13,11 +13,34 @@ type FieldProps = {
   autoFocus?: boolean;
   className?: string;
   hint?: ReactNode;
+  /**
+   * With JavaScript, when the box checks itself (default: on blur, then as typed once the form was
+   * submitted). A box that has the focus on arrival (the code boxes) checks only on Submit:
+   * leaving it empty to press a button beside it would otherwise show a message that moves that
+   * button from under the pointer, and the click would be lost.
+   */
+  checkOnSubmitOnly?: boolean;
 };
 
 /** A labelled Bootstrap input bound to remix-validated-form (server errors show without JS). */
-export function TextField({ name, label, type = "text", hint, className, ...rest }: FieldProps) {
-  const { error, getInputProps } = useField(name);
+const ON_SUBMIT = {
+  initial: "onSubmit",
+  whenTouched: "onSubmit",
+  whenSubmitted: "onChange",
+} as const;
+
+export function TextField({
+  name,
+  label,
+  type = "text",
+  hint,
+  className,
+  checkOnSubmitOnly,
+  ...rest
+}: FieldProps) {
+  const { error, getInputProps } = useField(name, {
+    validationBehavior: checkOnSubmitOnly ? ON_SUBMIT : undefined,
+  });
   const id = `field-${name}`;
   return (
     <div className="mb-3">
