@@ -351,3 +351,30 @@ test("care site profile and details dialog: failure and success texts", async ({
   await page.getByRole("button", { name: "Submit" }).click();
   await shows(page, "Care Site Details updated successfully");
 });
+
+test("every field shows its own message at once: a weak password and a different confirmation", async ({
+  page,
+  signInAs,
+}) => {
+  const pattern =
+    "Password must be at least 8 characters long and contain an uppercase letter, a lowercase letter, a digit and a special character (-+_!@#$%^&*.,?)";
+  await page.goto("/signup");
+  await field(page, "username").fill("abc");
+  await field(page, "password").fill("weakpass");
+  await field(page, "confirmPassword").fill("otherpass");
+  await submitFrom(page, "confirmPassword");
+  await expect(page.locator("#field-username-error")).toHaveText("Must be at least 6 characters");
+  await expect(page.locator("#field-password-error")).toHaveText(pattern);
+  await expect(page.locator("#field-confirmPassword-error")).toHaveText("Passwords must match");
+
+  await signInAs((await createUser("clinician")).id);
+  await page.goto("/app/PasswordAndSecurity?panel=password");
+  await page.getByLabel("New password", { exact: true }).fill("weakpass");
+  await page.getByLabel("Confirm new password").fill("otherpass");
+  await submitFrom(page, "confirmPassword");
+  await expect(page.locator("#field-oldPassword-error")).toHaveText(
+    "Please enter your password to continue!",
+  );
+  await expect(page.locator("#field-newPassword-error")).toHaveText(pattern);
+  await expect(page.locator("#field-confirmPassword-error")).toHaveText("Password must match");
+});
