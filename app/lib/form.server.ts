@@ -9,6 +9,13 @@
 // same messages the server sent) and the shape every non-hydrated page reads back: one message per
 // field, the first failing rule's (lib/validation.ts builds schemas that stop at the first
 // failure), and the submitted values to put back into the fields, never a password.
+//
+// A form refused after it validated (a wrong code, an unknown address, an email already taken)
+// answers the same shape through formReply, with its message as `formError`, so the page puts
+// the values back the same way (issue 20: such answers used to carry the message only, and the
+// fields came back empty):
+//
+//   if (!outcome.ok) return formReply({}, form.values, { formError: outcome.message });
 import { data } from "@remix-run/node";
 import { withZod } from "@remix-validated-form/with-zod";
 import type { Validator } from "remix-validated-form";
@@ -25,10 +32,18 @@ export type FormReplyData = {
   repopulateFields: Record<string, unknown>;
   formId?: string;
   subaction?: string;
+  /** The message of the form as a whole (a refusal after validation), shown above the fields. */
+  formError?: string;
 };
 
 export type ParsedForm<T> =
-  | { ok: true; data: T; form: FormData }
+  | {
+      ok: true;
+      data: T;
+      /** The values as submitted (passwords removed), for a refusal to show them again. */
+      values: Record<string, unknown>;
+      form: FormData;
+    }
   | {
       ok: false;
       fieldErrors: FieldErrors;
@@ -65,11 +80,27 @@ export function withoutSecrets(values: unknown): Record<string, unknown> {
 export function formReply(
   fieldErrors: FieldErrors,
   values: Record<string, unknown> = {},
-  extra: { formId?: string; subaction?: string; status?: number } = {},
+  extra: { formId?: string; subaction?: string; formError?: string; status?: number } = {},
 ) {
-  const { status = 400, ...ids } = extra;
-  const body: FormReplyData = { fieldErrors, repopulateFields: withoutSecrets(values), ...ids };
+  const { status = 400, ...rest } = extra;
+  const body: FormReplyData = { fieldErrors, repopulateFields: withoutSecrets(values), ...rest };
   return data(body, { status });
+}
+
+/**
+ * The values of the fields a schema read, as typed (strings, no secrets, not the intent or ids
+ * the schema ignores): what a form is filled with when the user comes back to it later.
+ */
+export function typedFields(parsed: {
+  data: object;
+  values: Record<string, unknown>;
+}): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(parsed.data)) {
+    const value = parsed.values[key];
+    if (typeof value === "string" && !isSecretField(key)) out[key] = value;
+  }
+  return out;
 }
 
 // A key naming an object's prototype (`__proto__`, `constructor[prototype]`, `a.__proto__.b`) is
@@ -121,5 +152,6 @@ export async function parseForm<S extends z.ZodTypeAny>(
       }),
     };
   }
-  return { ok: true, data: result.data, form };
+  const values = withoutSecrets((result.submittedData ?? {}) as Record<string, unknown>);
+  return { ok: true, data: result.data, values, form };
 }

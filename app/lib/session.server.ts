@@ -17,8 +17,13 @@ export type SessionData = {
   reset?:
     | { channel: "email" | "sms"; codeId: string; userId: string; verified: boolean }
     | { done: true };
-  // Registration (spec 1 §4.3): the pending account's code, or that it was just created.
-  signup?: { codeId: string } | { done: true };
+  // Registration (spec 1 §4.3): the pending account's code and the values typed (no password),
+  // that it was just created, or the values to fill the form with again ("Change my details"
+  // from the code step, on the page `at`).
+  signup?:
+    | { codeId: string; typed?: Record<string, string> }
+    | { done: true }
+    | { draft: Record<string, string>; at: string };
   // Password and Security (spec 1 §4.4): the open panel's progress.
   security?: { panel: string; confirmedAt?: number; codeId?: string; newValue?: string };
   // Set by readData when an authenticated session timed out; the guard turns it into the

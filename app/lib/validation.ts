@@ -153,6 +153,15 @@ type FieldOptions = {
 };
 
 /**
+ * What a field that failed its own rules holds while the form-level checks run: not a string
+ * (so `passed` is false), but still the value typed, normalised (so `typedValue` can compare
+ * with it: a confirmation that differs from a refused password still says it does not match).
+ */
+class Refused {
+  constructor(readonly value: string) {}
+}
+
+/**
  * A string field checked by `rules` in order; at most one issue, the first failing rule's.
  * Missing (undefined/null) counts as "" so that "required" answers it. Wrong types get
  * INVALID_INPUT_MESSAGE. On failure the parsed value is not a string, which is how the form-level
@@ -171,7 +180,9 @@ export function textField(rules: readonly Rule[], options: FieldOptions = {}) {
     const message = firstError(value, rules);
     if (message !== undefined) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, message });
-      return z.NEVER;
+      // zod still runs the object's superRefine (the form is "dirty", not aborted); the parse
+      // fails either way, so this value never leaves the schema.
+      return new Refused(value) as never;
     }
     return value;
   });
@@ -194,6 +205,13 @@ export function choiceField<T extends string>(
 
 /** True when a form-level check may look at this parsed field: it passed its own rules. */
 export const passed = (value: unknown): value is string => typeof value === "string";
+
+/**
+ * A text field's value inside a form-level check, whether or not it passed its own rules (the
+ * normalised text typed); undefined for a value of the wrong type.
+ */
+export const typedValue = (value: unknown): string | undefined =>
+  typeof value === "string" ? value : value instanceof Refused ? value.value : undefined;
 
 /** A repeated form key (checkboxes): none, one or several string values, always a list. */
 export const listField = z.preprocess(

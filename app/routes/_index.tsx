@@ -8,7 +8,7 @@ import { DecryptLogDialog } from "~/domain/deviceLogs/ui/DecryptLogDialog";
 import { Flash } from "~/ui/Flash";
 import { FormError, PasswordField, SubmitButton, TextField } from "~/ui/forms";
 import { readForm } from "~/lib/formBody.server";
-import { parseForm } from "~/lib/form.server";
+import { formReply, parseForm } from "~/lib/form.server";
 import { authenticator, requireAnonymous } from "~/domain/accounts/auth.server";
 import { decryptDialogHref } from "~/domain/deviceLogs/decryptDialog";
 import { clientIp } from "~/lib/http.server";
@@ -77,10 +77,7 @@ export async function action({ request }: ActionFunctionArgs) {
         return redirect("/", await withSession());
       } catch (error) {
         if (!(error instanceof SignInError)) throw error;
-        return data(
-          { formError: error.message, usernameOrEmail: result.data.usernameOrEmail },
-          { status: error.status },
-        );
+        return formReply({}, result.values, { formError: error.message, status: error.status });
       }
     }
     case "code": {
@@ -95,7 +92,10 @@ export async function action({ request }: ActionFunctionArgs) {
           flash(session, "danger", outcome.message);
           return redirect("/", await withSession());
         }
-        return data({ formError: outcome.message }, { status: outcome.status });
+        return formReply({}, result.values, {
+          formError: outcome.message,
+          status: outcome.status,
+        });
       }
       return redirect(outcome.redirectTo, {
         headers: { "Set-Cookie": await startUserSession(session, outcome.userId) },
@@ -121,7 +121,7 @@ export default function Landing() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const flashMessage = useRootFlash();
-  const formError = actionData && "formError" in actionData ? actionData.formError : null;
+  const formError = actionData && "formError" in actionData ? (actionData.formError ?? null) : null;
 
   return (
     <main className="public-page d-flex align-items-center py-5">
@@ -161,19 +161,11 @@ export default function Landing() {
 }
 
 function CredentialsStep({ formError }: { formError: string | null }) {
-  const actionData = useActionData<typeof action>();
-  const typed =
-    actionData && "usernameOrEmail" in actionData ? String(actionData.usernameOrEmail) : "";
   return (
     <>
       <h2 className="h4 mb-3">Sign in</h2>
       <FormError message={formError} />
-      <ValidatedForm
-        validator={credentialsValidator}
-        method="post"
-        noValidate
-        defaultValues={{ usernameOrEmail: typed }}
-      >
+      <ValidatedForm validator={credentialsValidator} method="post" noValidate>
         <input type="hidden" name="intent" value="credentials" />
         <TextField name="usernameOrEmail" label="Username or email" autoComplete="username" />
         <PasswordField name="password" label="Password" />
@@ -182,6 +174,9 @@ function CredentialsStep({ formError }: { formError: string | null }) {
           <Link to="/forgotpassword">Forgot your password?</Link>
         </div>
       </ValidatedForm>
+      <p className="mt-3 mb-0">
+        Don&apos;t have an account? <Link to="/signup">Sign up</Link>
+      </p>
     </>
   );
 }

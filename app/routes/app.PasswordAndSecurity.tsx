@@ -1,6 +1,6 @@
 // /app/PasswordAndSecurity, heading Settings (spec 1 §2.6, §4.4, §5.4): one panel at a time.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import {
   ContactPanel,
@@ -9,7 +9,7 @@ import {
   UnitsPanel,
 } from "~/domain/accounts/ui/SecurityPanels";
 import { readForm } from "~/lib/formBody.server";
-import { parseForm } from "~/lib/form.server";
+import { formReply, parseForm } from "~/lib/form.server";
 import { requireRole } from "~/domain/accounts/auth.server";
 import { clientIp, forbidden } from "~/lib/http.server";
 import { STAFF_ROLES } from "~/domain/roles";
@@ -76,8 +76,12 @@ export async function action({ request }: ActionFunctionArgs) {
     flash(session, "success", updatedSuccessfully(THING[panel]));
     return back();
   };
+  // The values stay in their boxes (the passwords excepted) under the message.
   const refused = (outcome: { message: string; status?: number }) =>
-    data({ formError: outcome.message }, { status: outcome.status ?? 400 });
+    formReply({}, Object.fromEntries(form), {
+      formError: outcome.message,
+      status: outcome.status ?? 400,
+    });
   const security = session.get("security");
   const contact = panel === "email" || panel === "phone" ? panel : null;
   const confirmed = isConfirmed(security, panel);

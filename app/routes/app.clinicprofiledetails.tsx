@@ -84,10 +84,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case "unchanged":
       return data({ formInfo: careSiteMessages.unchanged }, { status: 400 });
     case "duplicateAccountNumber":
-      return formReply(
-        { accountNumber: careSiteMessages.accountNumberExists },
-        Object.fromEntries(form),
-      );
+      return formReply({ accountNumber: careSiteMessages.accountNumberExists }, fields.values);
     case "updated":
       return saved(careSiteMessages.updated);
   }

@@ -5,7 +5,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ValidatedForm } from "remix-validated-form";
 import {
   CountryAndState,
-  FormError,
+  FieldErrorsAlert,
   ImageUploadFields,
   ReadOnlyField,
   SubmitButton,
@@ -68,7 +68,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function EditProfile() {
   const { profile } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as
-    { fieldErrors?: unknown; formInfo?: string; photoError?: string } | undefined;
+    { formInfo?: string; photoError?: string } | undefined;
   const dirty = useDirtyForm();
   return (
     <div className="row g-3">
@@ -97,9 +97,6 @@ export default function EditProfile() {
       <div className="col-lg-9">
         <div className="card">
           <div className="card-body">
-            {actionData?.fieldErrors ? (
-              <FormError message={accountMessages.profileNotUpdated} />
-            ) : null}
             {actionData?.formInfo ? (
               <div className="alert alert-info" role="status">
                 {actionData.formInfo}
@@ -158,6 +155,9 @@ export default function EditProfile() {
                 </div>
               </div>
               <SubmitButton disabled={dirty.disabled}>Submit</SubmitButton>
+              {/* §5.5 "Any error" and §8 "Profile update failure", once a Submit was refused. */}
+              <FieldErrorsAlert message={accountMessages.formErrorInputs} />
+              <FieldErrorsAlert message={accountMessages.profileNotUpdated} />
             </ValidatedForm>
           </div>
         </div>

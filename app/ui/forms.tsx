@@ -1,4 +1,5 @@
-import { useField, useIsSubmitting } from "remix-validated-form";
+import { useActionData } from "@remix-run/react";
+import { useField, useFormContext, useIsSubmitting } from "remix-validated-form";
 import type { ReactNode } from "react";
 import { COUNTRIES, US_STATES } from "~/lib/validation";
 import { useImageCrop } from "./ImageCrop";
@@ -13,11 +14,34 @@ type FieldProps = {
   autoFocus?: boolean;
   className?: string;
   hint?: ReactNode;
+  /**
+   * With JavaScript, when the box checks itself (default: on blur, then as typed once the form was
+   * submitted). A box that has the focus on arrival (the code boxes) checks only on Submit:
+   * leaving it empty to press a button beside it would otherwise show a message that moves that
+   * button from under the pointer, and the click would be lost.
+   */
+  checkOnSubmitOnly?: boolean;
 };
 
 /** A labelled Bootstrap input bound to remix-validated-form (server errors show without JS). */
-export function TextField({ name, label, type = "text", hint, className, ...rest }: FieldProps) {
-  const { error, getInputProps } = useField(name);
+const ON_SUBMIT = {
+  initial: "onSubmit",
+  whenTouched: "onSubmit",
+  whenSubmitted: "onChange",
+} as const;
+
+export function TextField({
+  name,
+  label,
+  type = "text",
+  hint,
+  className,
+  checkOnSubmitOnly,
+  ...rest
+}: FieldProps) {
+  const { error, getInputProps } = useField(name, {
+    validationBehavior: checkOnSubmitOnly ? ON_SUBMIT : undefined,
+  });
   const id = `field-${name}`;
   return (
     <div className="mb-3">
@@ -77,6 +101,26 @@ export function FormError({ message }: { message?: string | null }) {
   return (
     <div className="alert alert-danger" role="alert">
       {message}
+    </div>
+  );
+}
+
+/**
+ * A form-level message once a Submit of the surrounding ValidatedForm was refused, by the server
+ * (without JavaScript) or by the browser's check (with it), while a field still has an error:
+ * "Please fix the inputs with errors", "Profile was not updated…". Put it after the Submit
+ * button: appearing or going away on a field's blur, it then never moves the button from under
+ * the pointer between press and release (the click would be lost).
+ */
+export function FieldErrorsAlert({ message }: { message: string }) {
+  const { fieldErrors, hasBeenSubmitted } = useFormContext();
+  const reply = useActionData() as { fieldErrors?: Record<string, unknown> } | undefined;
+  const hasErrors = Object.values(fieldErrors).some(Boolean);
+  const refusedByServer = Object.values(reply?.fieldErrors ?? {}).some(Boolean);
+  if (!hasErrors || (!hasBeenSubmitted && !refusedByServer)) return null;
+  return (
+    <div className="mt-3">
+      <FormError message={message} />
     </div>
   );
 }

@@ -132,7 +132,7 @@ test("a short username and a mismatched confirmation get the spec's messages", a
   });
   await page.getByRole("button", { name: "Next" }).click();
   await expect(fieldError(page, "username")).toHaveText("Must be at least 6 characters");
-  await expect(fieldError(page, "confirmPassword")).toHaveText("Password must match");
+  await expect(fieldError(page, "confirmPassword")).toHaveText("Passwords must match");
   // The other fields are fine and say nothing.
   for (const name of ["password", "firstName", "lastName", "phone", "email"]) {
     await expect(fieldError(page, name), name).toHaveCount(0);

@@ -3,7 +3,7 @@
 // dropped, never a 500 (the fuzz test found `__proto__` and `constructor[prototype]` keys).
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseForm } from "~/lib/form.server";
+import { formReply, parseForm, typedFields } from "~/lib/form.server";
 
 const schema = z.object({
   name: z.string().min(1, "Required"),
@@ -49,4 +49,35 @@ describe("parseForm", () => {
       expect(({} as Record<string, unknown>).x).toBeUndefined();
     },
   );
+
+  it("gives the values of a valid form too, never the password (issue 20)", async () => {
+    const parsed = await parseForm(
+      formOf([
+        ["name", " Ann "],
+        ["password", "long-enough"],
+        ["intent", "next"],
+      ]),
+      schema,
+    );
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.values).toEqual({ name: " Ann ", intent: "next" });
+    expect(typedFields(parsed)).toEqual({ name: " Ann " });
+  });
+});
+
+describe("formReply", () => {
+  it("answers a refusal after validation with its message and the values, never a password", () => {
+    const reply = formReply(
+      {},
+      { email: "a@b.com", password: "secret", nested: { newPassword: "x", city: "Austin" } },
+      { formError: "Incorrect email.", status: 429 },
+    ) as unknown as { init: { status: number }; data: unknown };
+    expect(reply.init.status).toBe(429);
+    expect(reply.data).toEqual({
+      fieldErrors: {},
+      repopulateFields: { email: "a@b.com", nested: { city: "Austin" } },
+      formError: "Incorrect email.",
+    });
+  });
 });

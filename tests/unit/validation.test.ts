@@ -299,6 +299,22 @@ describe("forgot password (spec 1 §5.2)", () => {
     );
   });
 
+  it("says Passwords must match even when the new password fails its own rules (issue 20)", () => {
+    const input = (password: string, confirmPassword: string) => ({ password, confirmPassword });
+    expect(issuesByField(resetPasswordSchema, input("weakpass", "otherpass"))).toEqual({
+      password: [PASSWORD_PATTERN_MESSAGE],
+      confirmPassword: ["Passwords must match"],
+    });
+    expect(issuesByField(resetPasswordSchema, input("", "Abcdef1?"))).toEqual({
+      password: ["Required"],
+      confirmPassword: ["Passwords must match"],
+    });
+    // The same weak text twice: the password's rule only.
+    expect(issuesByField(resetPasswordSchema, input("weakpass", "weakpass"))).toEqual({
+      password: [PASSWORD_PATTERN_MESSAGE],
+    });
+  });
+
   it("returns the form texts of the forgot and profile screens", async () => {
     expect(FORM_ERROR_INPUT_ERROS).toBe("Please fix the input erros");
     expect(FORM_ERROR_INPUTS).toBe("Please fix the inputs with errors");
@@ -351,16 +367,27 @@ describe("registration (spec 1 §5.3)", () => {
       );
   });
 
-  it("checks the password and the confirmation with Password must match", () => {
+  it("checks the password and the confirmation with Passwords must match", () => {
     expect(errorOf(registrationSchema, withField("password", "abcdefgh"), "password")).toBe(
       PASSWORD_PATTERN_MESSAGE,
     );
     expect(
       errorOf(registrationSchema, withField("confirmPassword", "Abcdef1?"), "confirmPassword"),
-    ).toBe("Password must match");
+    ).toBe("Passwords must match");
     expect(errorOf(registrationSchema, withField("confirmPassword", ""), "confirmPassword")).toBe(
       "Required",
     );
+  });
+
+  it("shows every field's message at once: a weak password and a different confirmation (issue 20)", async () => {
+    const result = await registrationValidator.validate(
+      formData({ ...valid, username: "ab", password: "weakpass", confirmPassword: "otherpass" }),
+    );
+    expect(result.error?.fieldErrors).toEqual({
+      username: "Must be at least 6 characters",
+      password: PASSWORD_PATTERN_MESSAGE,
+      confirmPassword: "Passwords must match",
+    });
   });
 
   it("requires first and last name, phone and email", () => {
@@ -400,7 +427,7 @@ describe("registration (spec 1 §5.3)", () => {
     );
     expect(result.error?.fieldErrors).toEqual({
       username: "Must be at least 6 characters",
-      confirmPassword: "Password must match",
+      confirmPassword: "Passwords must match",
     });
   });
 });
@@ -470,6 +497,28 @@ describe("account security (spec 1 §5.4)", () => {
       expect(
         errorOf(changePasswordSchema, withField("confirmPassword", "Abcdef1?"), "confirmPassword"),
       ).toBe("Password must match");
+    });
+
+    it("checks every field at once, whichever fails its own rules (issue 20)", () => {
+      expect(
+        issuesByField(changePasswordSchema, {
+          oldPassword: "",
+          newPassword: "weakpass",
+          confirmPassword: "otherpass",
+        }),
+      ).toEqual({
+        oldPassword: ["Please enter your password to continue!"],
+        newPassword: [PASSWORD_PATTERN_MESSAGE],
+        confirmPassword: ["Password must match"],
+      });
+      // The old password too short to pass, the new one equal to it and strong enough.
+      expect(
+        issuesByField(changePasswordSchema, {
+          oldPassword: "Ab1!",
+          newPassword: STRONG,
+          confirmPassword: STRONG,
+        }),
+      ).toEqual({ oldPassword: ["Please Confirm your Password to continue."] });
     });
 
     it("confirms the old password like the current password", () => {

@@ -4,7 +4,7 @@ import { requireAnonymous } from "./auth.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { readForm } from "~/lib/formBody.server";
-import { formReply, parseForm } from "~/lib/form.server";
+import { formReply, parseForm, typedFields } from "~/lib/form.server";
 import { prisma } from "~/lib/db.server";
 import { accountKey } from "~/domain/accounts/accountKey";
 import { maskPhone } from "~/domain/roles";
@@ -33,6 +33,8 @@ export type RegistrationPageData =
   | {
       state: "form";
       invitation: { email: string; role: string; careSiteName: string | null } | null;
+      /** What was typed before "Change my details" (never a password). */
+      values?: Record<string, string>;
     }
   | {
       state: "code";
@@ -51,6 +53,14 @@ function pendingCodeId(session: AppSession) {
   return signup && "codeId" in signup ? signup.codeId : null;
 }
 
+/** The values to fill the form with again, when the user came back to this page's form. */
+function draftValues(session: AppSession, url: URL) {
+  const signup = session.get("signup");
+  return signup && "draft" in signup && signup.at === `${url.pathname}${url.search}`
+    ? signup.draft
+    : undefined;
+}
+
 async function withCommit(session: AppSession, body: RegistrationPageData) {
   return data(body, { headers: { "Set-Cookie": await commitSession(session) } });
 }
@@ -65,6 +75,7 @@ export async function registrationLoader({ request }: LoaderFunctionArgs) {
     return withCommit(session, { state: "done" });
   }
   const codeId = pendingCodeId(session);
+  const values = draftValues(session, url);
   if (codeId) {
     const pending = await describePendingRegistration(codeId);
     if (pending) {
@@ -83,7 +94,7 @@ export async function registrationLoader({ request }: LoaderFunctionArgs) {
     session.unset("signup");
     if (!token) return withCommit(session, { state: "form", invitation: null });
   }
-  if (!token) return { state: "form", invitation: null } satisfies RegistrationPageData;
+  if (!token) return { state: "form", invitation: null, values } satisfies RegistrationPageData;
   const invitation = await findInvitationByToken(token);
   if (typeof invitation === "string") return { state: "expired" } satisfies RegistrationPageData;
   const existing = await prisma.user.findUnique({
@@ -103,6 +114,7 @@ export async function registrationLoader({ request }: LoaderFunctionArgs) {
       role: invitation.role,
       careSiteName: invitation.careSite?.name ?? null,
     },
+    values,
   } satisfies RegistrationPageData;
 }
 
@@ -129,6 +141,7 @@ export async function registrationAction({ request }: ActionFunctionArgs) {
           : accountMessages.mobileMissing;
         return formReply({ ...result.fieldErrors, phone }, result.values);
       }
+      const typed = typedFields(result);
       const { phoneCountry, phone, confirmPassword: _confirm, ...rest } = result.data;
       const outcome = await startRegistration(
         { ...rest, phone: fullPhone(phoneCountry, phone) },
@@ -136,10 +149,13 @@ export async function registrationAction({ request }: ActionFunctionArgs) {
         ip,
       );
       if (!outcome.ok) {
-        if (outcome.fieldErrors) return formReply(outcome.fieldErrors, Object.fromEntries(form));
-        return data({ formError: outcome.formError }, { status: outcome.status });
+        const reply = outcome.fieldErrors ?? {};
+        return formReply(reply, result.values, {
+          formError: outcome.formError,
+          status: outcome.status,
+        });
       }
-      session.set("signup", { codeId: outcome.codeId });
+      session.set("signup", { codeId: outcome.codeId, typed });
       return back();
     }
     case "verify":
@@ -155,14 +171,19 @@ export async function registrationAction({ request }: ActionFunctionArgs) {
         const result = await parseForm(form, verificationCodeSchema);
         if (!result.ok) return result.reply;
         const verified = await verifyRegistrationPhone(codeId, code, ip);
-        if (!verified.ok) return data({ formError: verified.message }, { status: verified.status });
+        if (!verified.ok) {
+          return formReply({}, result.values, {
+            formError: verified.message,
+            status: verified.status,
+          });
+        }
         // The code step now shows the spec's "successfully verified" line.
         if (intent === "verify") return back();
       }
       if (intent === "verify") return back();
       const submittedPhone = form.has("phone") ? String(form.get("phone")) : null;
       const done = await completeRegistration(codeId, submittedPhone, ip);
-      if (!done.ok) return data({ formError: done.message }, { status: 400 });
+      if (!done.ok) return formReply({}, { code }, { formError: done.message });
       session.set("signup", { done: true });
       return back();
     }
@@ -173,7 +194,11 @@ export async function registrationAction({ request }: ActionFunctionArgs) {
       return back();
     }
     case "cancel": {
-      session.unset("signup");
+      // "Change my details": the form comes back with what was typed (spec 1 §4.3).
+      const signup = session.get("signup");
+      if (signup && "typed" in signup && signup.typed) {
+        session.set("signup", { draft: signup.typed, at: here });
+      } else session.unset("signup");
       return back();
     }
     default:

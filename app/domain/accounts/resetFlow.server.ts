@@ -4,7 +4,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { readForm } from "~/lib/formBody.server";
-import { parseForm } from "~/lib/form.server";
+import { formReply, parseForm } from "~/lib/form.server";
 import { maskPhone } from "~/domain/roles";
 import { formatClockTime } from "~/lib/time";
 import { getCode } from "~/domain/accounts/oneTimeCode.server";
@@ -90,7 +90,9 @@ export async function resetAction(channel: ResetChannel, { request }: ActionFunc
       if (!result.ok) return result.reply;
       const address = "email" in result.data ? result.data.email : result.data.phonenumber;
       const outcome = await requestPasswordReset(channel, address, ip);
-      if (!outcome.ok) return data({ formError: outcome.message }, { status: outcome.status });
+      if (!outcome.ok) {
+        return formReply({}, result.values, { formError: outcome.message, status: outcome.status });
+      }
       session.set("reset", outcome.state);
       return back();
     }
@@ -100,8 +102,12 @@ export async function resetAction(channel: ResetChannel, { request }: ActionFunc
       if (!result.ok) return result.reply;
       const outcome = await verifyPasswordResetCode(state, result.data.code, ip);
       if (!outcome.ok) {
-        if (!outcome.restart)
-          return data({ formError: outcome.message }, { status: outcome.status });
+        if (!outcome.restart) {
+          return formReply({}, result.values, {
+            formError: outcome.message,
+            status: outcome.status,
+          });
+        }
         session.unset("reset");
         flash(session, "danger", outcome.message);
         return back();

@@ -30,6 +30,7 @@ import {
   stateRules,
   textField,
   trim,
+  typedValue,
   trimLower,
   usernamePattern,
   type Rule,
@@ -38,7 +39,9 @@ import {
 // Schemas of the account screens (spec 1 §5.1–§5.5), messages from §5, §8 and §9.
 // Each field shows one message: the first failing rule in the spec's order (see rules.ts).
 // Form-level checks (matching passwords, old vs new password, the US state list) add their
-// message only when the fields involved passed their own rules, so a field never gets two.
+// message only when the field they report on passed its own rules, so a field never gets two.
+// They compare with the other field as typed (typedValue) even when that one failed its rules:
+// every field shows its own message at once (issue 20).
 
 // --- Form-level and server texts ---------------------------------------------------------------
 
@@ -175,11 +178,7 @@ export const resetPasswordSchema = z
     confirmPassword: textField([required(), minLength(6), passwordCap]),
   })
   .superRefine((data, ctx) => {
-    if (
-      passed(data.password) &&
-      passed(data.confirmPassword) &&
-      data.password !== data.confirmPassword
-    )
+    if (passed(data.confirmPassword) && typedValue(data.password) !== data.confirmPassword)
       ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: PASSWORDS_MATCH_MESSAGE });
   });
 export const resetPasswordValidator = withZod(resetPasswordSchema);
@@ -214,12 +213,9 @@ export const registrationSchema = z
     email: emailField(),
   })
   .superRefine((data, ctx) => {
-    if (
-      passed(data.password) &&
-      passed(data.confirmPassword) &&
-      data.password !== data.confirmPassword
-    )
-      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: PASSWORD_MATCH_MESSAGE });
+    // §8 "Local form errors": Passwords must match (the text of §5.2's confirmation).
+    if (passed(data.confirmPassword) && typedValue(data.password) !== data.confirmPassword)
+      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: PASSWORDS_MATCH_MESSAGE });
     if (
       passed(data.phoneCountry) &&
       passed(data.phone) &&
@@ -280,21 +276,13 @@ export const changePasswordSchema = z
     confirmPassword: textField([required(), passwordCap]),
   })
   .superRefine((data, ctx) => {
-    if (
-      passed(data.oldPassword) &&
-      passed(data.newPassword) &&
-      data.oldPassword === data.newPassword
-    )
+    if (passed(data.newPassword) && typedValue(data.oldPassword) === data.newPassword)
       ctx.addIssue({
         code: "custom",
         path: ["newPassword"],
         message: accountMessages.newPasswordSameAsOld,
       });
-    if (
-      passed(data.newPassword) &&
-      passed(data.confirmPassword) &&
-      data.newPassword !== data.confirmPassword
-    )
+    if (passed(data.confirmPassword) && typedValue(data.newPassword) !== data.confirmPassword)
       ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: PASSWORD_MATCH_MESSAGE });
   });
 export const changePasswordValidator = withZod(changePasswordSchema);

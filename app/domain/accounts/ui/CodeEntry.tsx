@@ -35,6 +35,7 @@ export function CodeField() {
       // The step has this one field: the cursor is where the code is typed next.
       // eslint-disable-next-line jsx-a11y/no-autofocus
       autoFocus
+      checkOnSubmitOnly
       className="code-input"
     />
   );

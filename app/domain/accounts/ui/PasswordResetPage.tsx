@@ -2,6 +2,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ValidatedForm, type Validator } from "remix-validated-form";
 import { useRootFlash } from "~/ui/rootData";
 import {
+  accountMessages,
   forgotByEmailValidator,
   forgotByPhoneValidator,
   resetPasswordValidator,
@@ -9,7 +10,13 @@ import {
 } from "~/domain/accounts/schema";
 import { CodeEntry } from "./CodeEntry";
 import { Flash } from "../../../ui/Flash";
-import { FormError, PasswordField, SubmitButton, TextField } from "../../../ui/forms";
+import {
+  FieldErrorsAlert,
+  FormError,
+  PasswordField,
+  SubmitButton,
+  TextField,
+} from "../../../ui/forms";
 import { PublicPage } from "../../../ui/PublicPage";
 
 type Step =
@@ -29,9 +36,11 @@ export function PasswordResetPage({ channel }: { channel: "email" | "sms" }) {
   if (loaderData.step === "done") {
     return (
       <PublicPage title="Create New Password">
+        {/* §8 "Password reset success", then the panel of §2.5. */}
         <p className="alert alert-success" role="status">
-          Your Password has been updated successfully
+          {accountMessages.passwordResetSuccess}
         </p>
+        <p className="h5 text-success">{accountMessages.passwordResetDone}</p>
         <Link to="/" className="btn btn-primary">
           Please Login
         </Link>
@@ -79,6 +88,8 @@ export function PasswordResetPage({ channel }: { channel: "email" | "sms" }) {
                 {byEmail ? "Use my phone instead" : "Use my email instead"}
               </Link>
             </div>
+            {/* §5.2: invalid inputs. */}
+            <FieldErrorsAlert message={accountMessages.formErrorInputErros} />
           </ValidatedForm>
         </>
       ) : null}
@@ -105,6 +116,7 @@ export function PasswordResetPage({ channel }: { channel: "email" | "sms" }) {
               hint="At least 8 characters with an uppercase letter, a lowercase letter, a digit and one of -+_!@#$%^&*.,?"
             />
             <SubmitButton>Save</SubmitButton>
+            <FieldErrorsAlert message={accountMessages.formErrorInputErros} />
           </ValidatedForm>
         </>
       ) : null}

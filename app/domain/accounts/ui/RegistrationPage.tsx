@@ -59,15 +59,19 @@ export function RegistrationPage() {
     case "code":
       return <CodeStep page={page} formError={formError} flash={flash} />;
     case "form":
-      return <RegistrationForm invitation={page.invitation} formError={formError} />;
+      return (
+        <RegistrationForm invitation={page.invitation} values={page.values} formError={formError} />
+      );
   }
 }
 
 function RegistrationForm({
   invitation,
+  values,
   formError,
 }: {
   invitation: Extract<RegistrationPageData, { state: "form" }>["invitation"];
+  values?: Record<string, string>;
   formError: string | null;
 }) {
   const role = invitation?.role ?? "clinician";
@@ -84,7 +88,11 @@ function RegistrationForm({
         validator={registrationValidator}
         method="post"
         noValidate
-        defaultValues={{ email: invitation?.email ?? "", phoneCountry: "1" }}
+        defaultValues={{
+          phoneCountry: "1",
+          ...values,
+          email: invitation?.email ?? values?.email ?? "",
+        }}
       >
         <div className="row">
           <div className="col-md-6">
@@ -209,7 +217,8 @@ function CodeStep({
       </p>
       {page.verified ? (
         <p className="text-success fw-semibold" role="status">
-          ✓ {accountMessages.mobileVerified}
+          <span aria-hidden>✓ </span>
+          <span>{accountMessages.mobileVerified}</span>
         </p>
       ) : (
         <>

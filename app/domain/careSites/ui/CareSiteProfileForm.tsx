@@ -2,8 +2,8 @@
 // editable) and of the details dialog (account number read-only): its messages, its fields and
 // its Submit, enabled once a field changed.
 import { ValidatedForm, type Validator } from "remix-validated-form";
-import { CountryAndState, ReadOnlyField } from "~/ui/forms";
-import { FormError, SubmitButton, TextField } from "~/ui/forms";
+import { CountryAndState, FieldErrorsAlert, ReadOnlyField } from "~/ui/forms";
+import { SubmitButton, TextField } from "~/ui/forms";
 import { useDirtyForm } from "~/ui/useDirtyForm";
 import { DEFAULT_COUNTRY } from "~/lib/validation";
 import { careSiteMessages } from "../schema";
@@ -31,7 +31,6 @@ export function CareSiteForm({
   const dirty = useDirtyForm();
   return (
     <>
-      {reply?.fieldErrors ? <FormError message={careSiteMessages.notUpdated} /> : null}
       {reply?.formInfo ? (
         <div className="alert alert-info" role="status">
           {reply.formInfo}
@@ -50,6 +49,8 @@ export function CareSiteForm({
         ))}
         <CareSiteFormFields accountNumber={accountNumber} />
         <SubmitButton disabled={dirty.disabled}>Submit</SubmitButton>
+        {/* §8 "Care site save failure", once a Submit was refused (by the server or the browser). */}
+        <FieldErrorsAlert message={careSiteMessages.notUpdated} />
       </ValidatedForm>
     </>
   );
