@@ -23,6 +23,7 @@ import {
   isSecurityPanel,
   normalizedNewPhone,
   panelsFor,
+  resendContactCode,
   setMeasuringUnit,
   startContactChange,
   type SecurityPanel,
@@ -114,6 +115,12 @@ export async function action({ request }: ActionFunctionArgs) {
       const outcome = await finishContactChange(user.id, contact, security.codeId, code, ip);
       if (!outcome.ok) return refused(outcome);
       return done();
+    }
+    case "resend": {
+      if (!confirmed || !security?.codeId || !contact) return back();
+      const outcome = await resendContactCode(user.id, contact, security.codeId);
+      flash(session, outcome.ok ? "success" : "danger", outcome.message);
+      return back();
     }
     case "password": {
       const result = await parseForm(form, changePasswordSchema);

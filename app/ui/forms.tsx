@@ -1,5 +1,5 @@
 import { useField, useIsSubmitting } from "remix-validated-form";
-import type { ReactNode } from "react";
+import type { ReactNode, Ref } from "react";
 import { COUNTRIES, US_STATES } from "~/lib/validation";
 
 type FieldProps = {
@@ -12,11 +12,26 @@ type FieldProps = {
   autoFocus?: boolean;
   className?: string;
   hint?: ReactNode;
+  /** "submit": no message while typing or on leaving the field, only when the form is sent. */
+  validateOn?: "submit";
 };
 
 /** A labelled Bootstrap input bound to remix-validated-form (server errors show without JS). */
-export function TextField({ name, label, type = "text", hint, className, ...rest }: FieldProps) {
-  const { error, getInputProps } = useField(name);
+export function TextField({
+  name,
+  label,
+  type = "text",
+  hint,
+  className,
+  validateOn,
+  ...rest
+}: FieldProps) {
+  const { error, getInputProps } = useField(
+    name,
+    validateOn
+      ? { validationBehavior: { initial: "onSubmit", whenTouched: "onSubmit" } }
+      : undefined,
+  );
   const id = `field-${name}`;
   return (
     <div className="mb-3">
@@ -47,6 +62,7 @@ export function SubmitButton({
   value,
   formNoValidate,
   disabled,
+  buttonRef,
 }: {
   children: ReactNode;
   className?: string;
@@ -54,10 +70,12 @@ export function SubmitButton({
   value?: string;
   formNoValidate?: boolean;
   disabled?: boolean;
+  buttonRef?: Ref<HTMLButtonElement>;
 }) {
   const submitting = useIsSubmitting();
   return (
     <button
+      ref={buttonRef}
       type="submit"
       className={className}
       name={name}

@@ -36,6 +36,8 @@ export function CodeField() {
       // eslint-disable-next-line jsx-a11y/no-autofocus
       autoFocus
       className="code-input"
+      // Leaving the box to press Resend must not insert a message that moves the button away.
+      validateOn="submit"
     />
   );
 }

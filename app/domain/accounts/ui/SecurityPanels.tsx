@@ -109,12 +109,22 @@ export function ContactPanel({
         </>
       ) : null}
       {step.step !== "confirm" ? (
-        <Form method="post" className="mt-2">
-          <input type="hidden" name="panel" value={panel} />
-          <button type="submit" name="intent" value="cancel" className="btn btn-link p-0">
-            Start again
-          </button>
-        </Form>
+        <div className="d-flex flex-wrap gap-3 mt-2">
+          {step.step === "code" ? (
+            <Form method="post">
+              <input type="hidden" name="panel" value={panel} />
+              <button type="submit" name="intent" value="resend" className="btn btn-link p-0">
+                Resend Verification code
+              </button>
+            </Form>
+          ) : null}
+          <Form method="post">
+            <input type="hidden" name="panel" value={panel} />
+            <button type="submit" name="intent" value="cancel" className="btn btn-link p-0">
+              Start again
+            </button>
+          </Form>
+        </div>
       ) : null}
     </Panel>
   );
