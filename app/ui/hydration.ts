@@ -4,12 +4,11 @@
 // markup differ from what React renders (hydration errors #418/#425).
 import { useMatches } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import type { RouteHandle } from "./rootData";
 
-/** True unless a route of the page declares `handle = { hydrate: false }`. */
+/** True unless a route of the page declares `handle = { hydrate: false }` (RouteHandle). */
 export function usePageHydrates() {
   const matches = useMatches();
-  return !matches.some((m) => (m.handle as RouteHandle | undefined)?.hydrate === false);
+  return !matches.some((m) => (m.handle as { hydrate?: boolean } | undefined)?.hydrate === false);
 }
 
 /** False on the server and in the hydrating render, true once React runs the page. */
