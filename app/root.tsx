@@ -1,10 +1,11 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+import { useEffect, type ReactNode } from "react";
 import { ErrorPage } from "~/ui/ErrorPage";
 import { useNonce } from "~/ui/nonce";
-import type { RootData, RouteHandle } from "~/ui/rootData";
+import type { RootData } from "~/ui/rootData";
+import { usePageHydrates } from "~/ui/hydration";
 import { commitSession, getSession } from "~/lib/session.server";
 import appCss from "~/styles/app.css";
 
@@ -33,8 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  const matches = useMatches();
-  const hydrate = !matches.some((m) => (m.handle as RouteHandle | undefined)?.hydrate === false);
+  const hydrate = usePageHydrates();
   return (
     <html lang="en">
       <head>
@@ -57,6 +57,11 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  // Marks the document once React has hydrated it (browser tests wait for it before they judge a
+  // page's console: a hydration error is reported before this effect runs).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return <Outlet />;
 }
 

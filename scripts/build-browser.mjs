@@ -5,6 +5,7 @@ import { build } from "esbuild";
 
 const browserScripts = {
   countdown: "app/domain/accounts/ui/countdown.browser.ts",
+  flash: "app/ui/flash.browser.ts",
   "decrypt-upload": "app/domain/deviceLogs/ui/decrypt-upload.browser.ts",
   "therapy-dashboard": "app/domain/deviceLogs/ui/therapy-dashboard.browser.ts",
   "copy-data": "app/domain/deviceStats/ui/copy-data.browser.ts",

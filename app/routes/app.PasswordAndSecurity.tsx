@@ -22,6 +22,7 @@ import {
   isConfirmed,
   isSecurityPanel,
   panelsFor,
+  resendContactCode,
   setMeasuringUnit,
   startContactChange,
   type SecurityPanel,
@@ -116,6 +117,12 @@ export async function action({ request }: ActionFunctionArgs) {
       const outcome = await finishContactChange(user.id, contact, security.codeId, code, ip);
       if (!outcome.ok) return refused(outcome);
       return done();
+    }
+    case "resend": {
+      if (!confirmed || !security?.codeId || !contact) return back();
+      const outcome = await resendContactCode(user.id, contact, security.codeId);
+      flash(session, outcome.ok ? "success" : "danger", outcome.message);
+      return back();
     }
     case "password": {
       const result = await parseForm(form, changePasswordSchema);

@@ -68,8 +68,18 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function EditProfile() {
   const { profile } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as
-    { formInfo?: string; photoError?: string } | undefined;
-  const dirty = useDirtyForm();
+    { fieldErrors?: unknown; formInfo?: string; photoError?: string } | undefined;
+  const saved = {
+    firstName: profile.firstName,
+    lastName: profile.lastName,
+    addressLine1: profile.addressLine1 ?? "",
+    addressLine2: profile.addressLine2 ?? "",
+    country: profile.country ?? "United States",
+    state: profile.state ?? "",
+    city: profile.city ?? "",
+    zip: profile.zip ?? "",
+  };
+  const dirty = useDirtyForm(saved);
   return (
     <div className="row g-3">
       <div className="col-lg-3">
@@ -106,18 +116,10 @@ export default function EditProfile() {
               validator={profileValidator}
               method="post"
               noValidate
+              key={dirty.key}
               formRef={dirty.ref}
               onChange={dirty.onChange}
-              defaultValues={{
-                firstName: profile.firstName,
-                lastName: profile.lastName,
-                addressLine1: profile.addressLine1 ?? "",
-                addressLine2: profile.addressLine2 ?? "",
-                country: profile.country ?? "United States",
-                state: profile.state ?? "",
-                city: profile.city ?? "",
-                zip: profile.zip ?? "",
-              }}
+              defaultValues={saved}
             >
               <input type="hidden" name="intent" value="profile" />
               <div className="row">

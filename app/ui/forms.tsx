@@ -1,6 +1,6 @@
 import { useActionData } from "@remix-run/react";
 import { useField, useFormContext, useIsSubmitting } from "remix-validated-form";
-import type { ReactNode } from "react";
+import type { ReactNode, Ref } from "react";
 import { COUNTRIES, US_STATES } from "~/lib/validation";
 import { useImageCrop } from "./ImageCrop";
 
@@ -72,6 +72,7 @@ export function SubmitButton({
   value,
   formNoValidate,
   disabled,
+  buttonRef,
 }: {
   children: ReactNode;
   className?: string;
@@ -79,10 +80,12 @@ export function SubmitButton({
   value?: string;
   formNoValidate?: boolean;
   disabled?: boolean;
+  buttonRef?: Ref<HTMLButtonElement>;
 }) {
   const submitting = useIsSubmitting();
   return (
     <button
+      ref={buttonRef}
       type="submit"
       className={className}
       name={name}

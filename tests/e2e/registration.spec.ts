@@ -204,15 +204,48 @@ async function reachInvitedCodeStep(page: Page, invitation: { token: string; ema
   return { person, phone, code: code! };
 }
 
+/** Invited: with JavaScript the 4th digit verifies the code; without, the Verify button does. */
+async function verifyInvitedCode(page: Page, code: string, javaScriptEnabled: boolean) {
+  await page.getByLabel("Verification code").fill(code);
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Verify" }).click();
+}
+
+test("an invited code is verified as soon as its 4 digits are typed", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  const invitation = await createInvitation({ role: "clinician" });
+  const { code } = await reachInvitedCodeStep(page, invitation);
+  const verify = page.getByRole("button", { name: "Verify", exact: true });
+  const verified = page.getByText("✓ Your mobile numer has been successfully verified.");
+  if (!javaScriptEnabled) {
+    // Without JavaScript the Verify button sends the code.
+    await expect(verify).toBeVisible();
+    await page.getByLabel("Verification code").fill(code);
+    await verify.click();
+    await expect(verified).toBeVisible();
+    return;
+  }
+  await expect(verify).toBeHidden();
+  const box = page.getByLabel("Verification code");
+  await box.pressSequentially(code.slice(0, 3));
+  await expect(box).toHaveValue(code.slice(0, 3));
+  await expect(verified).toHaveCount(0);
+  await box.pressSequentially(code.slice(3));
+  await expect(verified).toBeVisible();
+  await expect(page.getByLabel("Verification code")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Submit" })).toBeVisible();
+});
+
 test("an invited clinician verifies the phone, submits and joins the care site", async ({
   page,
+  javaScriptEnabled,
 }) => {
   const careSiteId = anyCareSiteId();
   const invitation = await createInvitation({ role: "clinician", careSiteId });
   const { person, phone, code } = await reachInvitedCodeStep(page, invitation);
 
-  await page.getByLabel("Verification code").fill(code);
-  await page.getByRole("button", { name: "Verify" }).click();
+  await verifyInvitedCode(page, code, javaScriptEnabled);
   await expect(page.getByText("✓ Your mobile numer has been successfully verified.")).toBeVisible();
   await expect(page.getByLabel("Verification code")).toHaveCount(0);
   expect(registeredUser(person.username), "no account before Submit").toBeUndefined();
@@ -258,6 +291,7 @@ test("an invited registration refuses a Submit with another number than the veri
 
 test("an invited registration asks to verify the phone before Submit, then completes", async ({
   page,
+  javaScriptEnabled,
 }) => {
   const invitation = await createInvitation({ role: "clinician" });
   const { person, code } = await reachInvitedCodeStep(page, invitation);
@@ -267,8 +301,7 @@ test("an invited registration asks to verify the phone before Submit, then compl
   expect(registeredUser(person.username)).toBeUndefined();
   expect(invitationById(invitation.id).status).toBe("pending");
 
-  await page.getByLabel("Verification code").fill(code);
-  await page.getByRole("button", { name: "Verify" }).click();
+  await verifyInvitedCode(page, code, javaScriptEnabled);
   await expect(page.getByText("✓ Your mobile numer has been successfully verified.")).toBeVisible();
   await page.getByRole("button", { name: "Submit" }).click();
   await expect(page.getByText(REGISTERED)).toBeVisible();

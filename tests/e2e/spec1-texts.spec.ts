@@ -130,7 +130,7 @@ test("forgot password by phone: invalid input, 404, code resent to the mobile", 
   await page.getByRole("button", { name: "Send code" }).click();
   await shows(page, "Enter valid phone number");
   await shows(page, "Please fix the input erros");
-  await page.getByLabel("Phone number").fill(`1999${crypto.randomInt(1e6, 1e7)}`);
+  await page.getByLabel("Phone number").fill(`1737${crypto.randomInt(2e6, 1e7)}`);
   await submitFrom(page, "phonenumber");
   await shows(page, "Incorrect Phone number. Please check your Phone number and try again.");
 
@@ -147,7 +147,7 @@ test("self-registration: taken username and email, code 400 and 404, code resent
 }) => {
   const existing = await createUser("clinician");
   const username = `e2e.texts.${hex()}`;
-  const phone = `512${crypto.randomInt(1e6, 1e7)}`;
+  const phone = `512${crypto.randomInt(2e6, 1e7)}`;
   await page.goto("/signup");
   await field(page, "username").fill(existing.username);
   await field(page, "password").fill(NEW_PASSWORD);
@@ -186,7 +186,7 @@ test("invited registration: 209, 222, an empty number, Submit before verifying, 
 }) => {
   const taken = await createUser("clinician");
   const invitation = await createInvitation({ careSiteId: anyCareSiteId() });
-  const phone = `512${crypto.randomInt(1e6, 1e7)}`;
+  const phone = `512${crypto.randomInt(2e6, 1e7)}`;
   await page.goto(`/acceptinvite?param1=${encodeURIComponent(invitation.token)}`);
   const fill = async (number: string) => {
     await field(page, "username").fill(`e2e.inv.${hex()}`);
@@ -248,7 +248,7 @@ test("password and security: every message of §5.4 and §8", async ({ page, sig
     page,
     "This mobile number is already registered with us. Kindly try another number if you're registering a different account.",
   );
-  const newPhone = `1512${crypto.randomInt(1e6, 1e7)}`;
+  const newPhone = `1512${crypto.randomInt(2e6, 1e7)}`;
   await page.getByLabel(/New phone number/).fill(newPhone);
   await submitFrom(page, "newPhone");
   await expect(page.getByText("We sent a 4-digit verification code to")).toBeVisible();

@@ -49,7 +49,7 @@ async function startSmsProvider() {
 
 const row = (id: string) => prisma.outboxMessage.findUniqueOrThrow({ where: { id } });
 const code = () => String(crypto.randomInt(1000, 10_000));
-const phone = () => `1512${crypto.randomInt(1_000_000, 10_000_000)}`;
+const phone = () => `1512${crypto.randomInt(2_000_000, 10_000_000)}`;
 
 function codeEmail(to: string, value: string) {
   return {

@@ -10,7 +10,7 @@ import {
   TOO_MANY_REQUESTS,
 } from "~/lib/throttle.server";
 import { audit } from "~/domain/audit.server";
-import { attemptCode, getCode, issueCode } from "~/domain/accounts/oneTimeCode.server";
+import { attemptCode, getCode, issueCode, reissueCode } from "~/domain/accounts/oneTimeCode.server";
 import { maskPhone } from "~/domain/roles";
 import { formatClockTime } from "~/lib/time";
 import { findTaken } from "~/domain/accounts/registration.server";
@@ -50,18 +50,32 @@ export async function startContactChange(userId: string, kind: ContactKind, valu
     channel: kind === "email" ? "email" : "sms",
     destination: value,
   });
-  const text = `Your ARC Connect verification code is ${issued.code}. It expires in 5 minutes.`;
-  await enqueue(
-    kind === "email"
-      ? {
-          channel: "email",
-          to: value,
-          subject: "Confirm your new ARC Connect email address",
-          body: text,
-        }
-      : { channel: "sms", to: value, body: text },
-  );
+  await sendContactCode(kind, value, issued.code);
   return { ok: true as const, codeId: issued.id };
+}
+
+function sendContactCode(kind: ContactKind, to: string, code: string) {
+  const text = `Your ARC Connect verification code is ${code}. It expires in 5 minutes.`;
+  return enqueue(
+    kind === "email"
+      ? { channel: "email", to, subject: "Confirm your new ARC Connect email address", body: text }
+      : { channel: "sms", to, body: text },
+  );
+}
+
+/** A new code to the same new address or phone (the countdown's Resend, spec 1 §4.1). */
+export async function resendContactCode(userId: string, kind: ContactKind, codeId: string) {
+  const row = await prisma.oneTimeCode.findUnique({
+    where: { id: codeId },
+    select: { userId: true, purpose: true },
+  });
+  const mine = row?.userId === userId && row.purpose === `${kind}-change`;
+  const issued = mine ? await reissueCode(codeId) : null;
+  if (!issued) return { ok: false as const, message: signInMessages.resendLimit };
+  await sendContactCode(kind, issued.destination, issued.code);
+  const message =
+    kind === "email" ? accountMessages.codeResentEmail : accountMessages.codeResentMobile;
+  return { ok: true as const, message };
 }
 
 /** The code from the new address: on a match the account takes the new email or phone. */

@@ -1,9 +1,10 @@
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { ValidatedForm } from "remix-validated-form";
 import type { RegistrationPageData } from "~/domain/accounts/registrationFlow.server";
 import { ROLE_NAMES } from "~/domain/roles";
 import { useRootFlash } from "~/ui/rootData";
+import { useHydrated } from "~/ui/hydration";
 import {
   accountMessages,
   registrationValidator,
@@ -230,16 +231,13 @@ function CodeStep({
         </>
       )}
       <FormError message={formError} />
-      {!page.verified ? (
+      {!page.verified && page.invited ? <InvitedCodeForm /> : null}
+      {!page.verified && !page.invited ? (
+        // Self-registration: the code and Submit go together.
         <ValidatedForm validator={verificationCodeValidator} method="post" noValidate>
           <CodeField />
-          {/* Self-registration: the code and Submit go together. Invited: Verify, then Submit. */}
-          <SubmitButton
-            name="intent"
-            value={page.invited ? "verify" : "register"}
-            className={page.invited ? "btn btn-outline-primary" : "btn btn-primary"}
-          >
-            {page.invited ? "Verify" : "Submit"}
+          <SubmitButton name="intent" value="register">
+            Submit
           </SubmitButton>
         </ValidatedForm>
       ) : null}
@@ -268,5 +266,41 @@ function CodeStep({
         </Form>
       </div>
     </>
+  );
+}
+
+/**
+ * Invited: the code is verified as soon as 4 digits are typed (spec 1 §4.3), then Submit. Without
+ * JavaScript the Verify button does it; with JavaScript the button is hidden and typing the 4th
+ * digit submits it.
+ */
+function InvitedCodeForm() {
+  const form = useRef<HTMLFormElement>(null);
+  const verify = useRef<HTMLButtonElement>(null);
+  const hydrated = useHydrated();
+  const verifyWhenComplete = (event: FormEvent<HTMLFormElement>) => {
+    const input = event.target as HTMLInputElement;
+    if (input.name === "code" && /^\d{4}$/.test(input.value.trim())) {
+      form.current?.requestSubmit(verify.current);
+    }
+  };
+  return (
+    <ValidatedForm
+      validator={verificationCodeValidator}
+      method="post"
+      noValidate
+      formRef={form}
+      onChange={verifyWhenComplete}
+    >
+      <CodeField />
+      <SubmitButton
+        name="intent"
+        value="verify"
+        className={`btn btn-outline-primary ${hydrated ? "d-none" : ""}`}
+        buttonRef={verify}
+      >
+        Verify
+      </SubmitButton>
+    </ValidatedForm>
   );
 }

@@ -2,7 +2,7 @@
 // posts its panel and intent; the page's action answers with post/redirect/get.
 import { Form } from "@remix-run/react";
 import { ValidatedForm, type Validator } from "remix-validated-form";
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import {
   changeEmailValidator,
   changePasswordValidator,
@@ -13,6 +13,8 @@ import {
 import type { ContactStep, SecurityPanel } from "~/domain/accounts/security.server";
 import { CodeField, CodeSent } from "./CodeEntry";
 import { FormError, PasswordField, SubmitButton, TextField } from "~/ui/forms";
+import { FORM_CLEAR_MS } from "~/ui/delays";
+import { useRootFlash } from "~/ui/rootData";
 
 export const PANEL_BUTTONS: Record<SecurityPanel, string> = {
   email: "Change email address",
@@ -26,27 +28,40 @@ function PanelForm<T extends { [fieldName: string]: unknown }>({
   panel,
   intent,
   validator,
-  resetAfterSubmit,
+  clearAfterSuccess,
   children,
 }: {
   panel: SecurityPanel;
   intent: string;
   validator: Validator<T>;
-  resetAfterSubmit?: boolean;
+  /** The form keeps its values after a success (the email and phone steps move on instead). */
+  clearAfterSuccess?: boolean;
   children: ReactNode;
 }) {
+  const form = useClearAfterSuccess(clearAfterSuccess ?? false);
   return (
-    <ValidatedForm
-      validator={validator}
-      method="post"
-      noValidate
-      resetAfterSubmit={resetAfterSubmit}
-    >
+    <ValidatedForm validator={validator} method="post" noValidate formRef={form}>
       <input type="hidden" name="panel" value={panel} />
       <input type="hidden" name="intent" value={intent} />
       {children}
     </ValidatedForm>
   );
+}
+
+/**
+ * With JavaScript a form keeps what was typed for FORM_CLEAR_MS after a success (the page's
+ * "updated successfully" popup), then clears (spec 1 §2.6). Without JavaScript the page after the
+ * post is already empty.
+ */
+function useClearAfterSuccess(enabled: boolean) {
+  const form = useRef<HTMLFormElement>(null);
+  const flash = useRootFlash();
+  useEffect(() => {
+    if (!enabled || flash?.kind !== "success") return;
+    const timer = setTimeout(() => form.current?.reset(), FORM_CLEAR_MS);
+    return () => clearTimeout(timer);
+  }, [enabled, flash]);
+  return form;
 }
 
 function Panel({ title, children }: { title: string; children: ReactNode }) {
@@ -109,12 +124,22 @@ export function ContactPanel({
         </>
       ) : null}
       {step.step !== "confirm" ? (
-        <Form method="post" className="mt-2">
-          <input type="hidden" name="panel" value={panel} />
-          <button type="submit" name="intent" value="cancel" className="btn btn-link p-0">
-            Start again
-          </button>
-        </Form>
+        <div className="d-flex flex-wrap gap-3 mt-2">
+          {step.step === "code" ? (
+            <Form method="post">
+              <input type="hidden" name="panel" value={panel} />
+              <button type="submit" name="intent" value="resend" className="btn btn-link p-0">
+                Resend Verification code
+              </button>
+            </Form>
+          ) : null}
+          <Form method="post">
+            <input type="hidden" name="panel" value={panel} />
+            <button type="submit" name="intent" value="cancel" className="btn btn-link p-0">
+              Start again
+            </button>
+          </Form>
+        </div>
       ) : null}
     </Panel>
   );
@@ -128,7 +153,7 @@ export function PasswordPanel({ formError }: { formError: string | null }) {
         panel="password"
         intent="password"
         validator={changePasswordValidator}
-        resetAfterSubmit
+        clearAfterSuccess
       >
         <PasswordField name="oldPassword" label="Old password" />
         <PasswordField name="newPassword" label="New password" autoComplete="new-password" />

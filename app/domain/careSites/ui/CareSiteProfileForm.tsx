@@ -28,7 +28,8 @@ export function CareSiteForm({
   accountNumber: "editable" | { readOnly: string | null };
   reply: CareSiteFormReply;
 }) {
-  const dirty = useDirtyForm();
+  const saved = careSiteFormDefaults(site);
+  const dirty = useDirtyForm(saved);
   return (
     <>
       {reply?.formInfo ? (
@@ -40,9 +41,10 @@ export function CareSiteForm({
         validator={validator}
         method="post"
         noValidate
+        key={dirty.key}
         formRef={dirty.ref}
         onChange={dirty.onChange}
-        defaultValues={careSiteFormDefaults(site)}
+        defaultValues={saved}
       >
         {Object.entries(hidden).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
