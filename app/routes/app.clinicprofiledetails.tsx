@@ -2,9 +2,9 @@
 // the provider's admins (superadmin, abmadmin; others 403). An unknown c_id answers 404.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { CareSiteDetailsCard } from "~/domain/careSites/ui/CareSiteDetails";
-import { ImageUploadFields } from "~/ui/forms";
+import { CareSitePictureForm } from "~/domain/careSites/ui/CareSitePictureForm";
 import { CareSiteForm, type CareSiteFormReply } from "~/domain/careSites/ui/CareSiteProfileForm";
 import { requireActor } from "~/domain/actor.server";
 import { formReply, parseForm } from "~/lib/form.server";
@@ -136,16 +136,7 @@ export default function CareSiteProfile() {
           </div>
         </section>
         <CareSiteDetailsCard site={site} showPicture>
-          <Form method="post" encType="multipart/form-data">
-            <input type="hidden" name="intent" value="picture" />
-            <ImageUploadFields
-              id="care-site-picture"
-              name="picture"
-              label="Picture"
-              error={actionData?.photoError}
-              button="Upload picture"
-            />
-          </Form>
+          <CareSitePictureForm error={actionData?.photoError} />
         </CareSiteDetailsCard>
       </div>
     </div>

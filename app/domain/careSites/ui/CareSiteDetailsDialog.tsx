@@ -1,11 +1,10 @@
 // The Care site details dialog of the care site screen (spec 2 "Care site management view", §5
 // "Care site edit"): the picture (1:1) and the details form for a care site admin; the same
 // details read-only for a clinician. Both forms post to the page's action.
-import { Form } from "@remix-run/react";
 import { CareSitePicture, CareSiteReadOnlyFields, type CareSiteView } from "./CareSiteDetails";
+import { CareSitePictureForm } from "./CareSitePictureForm";
 import { CareSiteForm } from "./CareSiteProfileForm";
 import { Dialog } from "~/ui/Dialog";
-import { ImageUploadFields } from "~/ui/forms";
 import { careSiteDetailsValidator } from "../schema";
 
 export function CareSiteDetailsDialog({
@@ -24,17 +23,11 @@ export function CareSiteDetailsDialog({
       <div className="d-flex flex-wrap gap-3 align-items-end mb-3">
         <CareSitePicture site={site} size={128} />
         {canEdit ? (
-          <Form method="post" encType="multipart/form-data" className="flex-grow-1">
-            <input type="hidden" name="intent" value="picture" />
-            <input type="hidden" name="careSiteId" value={site.id} />
-            <ImageUploadFields
-              id="care-site-picture"
-              name="picture"
-              label="Picture"
-              error={actionData?.photoError}
-              button="Upload picture"
-            />
-          </Form>
+          <CareSitePictureForm
+            careSiteId={site.id}
+            error={actionData?.photoError}
+            className="flex-grow-1"
+          />
         ) : null}
       </div>
       {canEdit ? (
