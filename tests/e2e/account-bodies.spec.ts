@@ -105,7 +105,7 @@ const SCREENS: Screen[] = [
   { path: "/acceptinvite", who: "anonymous" },
   { path: "/app/settings", who: "clinician", photo: true },
   { path: "/app/PasswordAndSecurity", who: "clinician" },
-  { path: "/app/clinicprofiledetails?c_id=SITE", who: "abmadmin" },
+  { path: "/app/clinicprofiledetails?c_id=SITE", who: "abmadmin", photo: true },
   // The picture form sits in the Care site details dialog, whose post keeps it open.
   { path: "/app/caresitesettingdashboard?c=SITE&dialog=details", who: "clinicadmin", photo: true },
   { path: "/logout", who: "clinician" },

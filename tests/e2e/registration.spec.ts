@@ -266,11 +266,11 @@ test("an invited clinician verifies the phone, submits and joins the care site",
 
 test("an invited registration refuses a Submit with another number than the verified one", async ({
   page,
+  javaScriptEnabled,
 }) => {
   const invitation = await createInvitation({ role: "clinician" });
   const { person, phone, code } = await reachInvitedCodeStep(page, invitation);
-  await page.getByLabel("Verification code").fill(code);
-  await page.getByRole("button", { name: "Verify" }).click();
+  await verifyInvitedCode(page, code, javaScriptEnabled);
   await expect(page.getByText("✓ Your mobile numer has been successfully verified.")).toBeVisible();
 
   // Submit as a changed page would send it: another (valid) number than the one verified.
