@@ -280,3 +280,41 @@ test("the demo care site's summary lists yesterday's patients in pages of 10, so
   expect(lines[0]).toBe('"Last Name","First Name","Adherence %","SpO2","Deviation"');
   expect(lines).toHaveLength(total + 1);
 });
+
+/** The rows the weekday buttons sit on, and the labels the browser split inside a word. */
+async function weekdayLayout(page: Page) {
+  return page.locator(".weekday-toggles label").evaluateAll((labels) => {
+    const rows = new Set(labels.map((label) => Math.round(label.getBoundingClientRect().top)));
+    const broken = labels
+      .filter((label) => {
+        const range = document.createRange();
+        range.selectNodeContents(label);
+        const lines = new Set(
+          [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
+        );
+        return lines.size > 1;
+      })
+      .map((label) => label.textContent);
+    const overflowing = labels
+      .filter((label) => label.scrollWidth > label.clientWidth)
+      .map((label) => label.textContent);
+    return { rows: rows.size, broken, overflowing };
+  });
+}
+
+test("the weekday buttons sit on one row at 1024 px and two under 1000 px, no label broken", async ({
+  page,
+  signInAs,
+}) => {
+  const site = createCareSite("Weekday Clinic");
+  const admin = await createUser("clinicadmin", { careSiteIds: [site.id] });
+  await signInAs(admin.id);
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto("/app/notificationsettings");
+  await expect(page.locator(".weekday-toggles label")).toHaveCount(7);
+  expect(await weekdayLayout(page)).toEqual({ rows: 1, broken: [], overflowing: [] });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+  await page.setViewportSize({ width: 900, height: 768 });
+  await expect.poll(async () => (await weekdayLayout(page)).rows).toBe(2);
+  expect(await weekdayLayout(page)).toMatchObject({ broken: [], overflowing: [] });
+});
