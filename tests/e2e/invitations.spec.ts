@@ -96,3 +96,25 @@ test("a care site admin invites a clinician and a patient; the clinician accepts
   await expect(page).toHaveURL(/\/app$/);
   await expect(page.getByText("No clinic found")).toBeVisible();
 });
+
+test("Select all ticks every care site of the dialog, also after client-side steps", async ({
+  page,
+  signInAs,
+}) => {
+  const abmadmin = await createUser("abmadmin");
+  await signInAs(abmadmin.id);
+  await page.goto("/app/invitation");
+  await page.getByRole("link", { name: /New invitation/ }).click();
+  await page.getByLabel("Email").fill(`select.all.${Date.now()}@example.test`);
+  await page.getByRole("button", { name: "Next" }).first().click();
+  // An ABM admin invites care site admins only: the role comes preset with the care sites.
+  await expect(page.getByLabel("Role")).toHaveValue("clinicadmin");
+  const boxes = page.locator('input[name="careSiteId"]');
+  await expect(boxes.first()).toBeVisible();
+  await expect(boxes.first()).not.toBeChecked();
+  await page.getByRole("button", { name: "Select all" }).click();
+  await expect(page).toHaveURL(/[?&]all=1/);
+  const count = await boxes.count();
+  expect(count).toBeGreaterThan(0);
+  for (let i = 0; i < count; i++) await expect(boxes.nth(i)).toBeChecked();
+});

@@ -169,7 +169,10 @@ export function InviteDialog({
                       cs.rows.map((c) => (
                         <tr key={c.id}>
                           <td>
+                            {/* Keyed by its preselection: after "Select all" by client-side
+                                navigation the box is remounted, so defaultChecked applies. */}
                             <input
+                              key={String(cs.preselected.includes(c.id))}
                               type="checkbox"
                               name="careSiteId"
                               value={c.id}
