@@ -1,7 +1,7 @@
 // Dialogs addressed by URL (DESIGN.md §4): a page renders <Dialog> when its `?dialog=` parameter
 // names it; closing is a link back without that parameter. So dialogs work without JavaScript.
-import { Form, Link, useLocation } from "@remix-run/react";
-import { useId, type ReactNode } from "react";
+import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
+import { useEffect, useId, type ReactNode } from "react";
 
 /** The current URL without the dialog's parameters (what "close" and "No" lead to). */
 export function useCloseHref(params: string[] = ["dialog"]) {
@@ -28,13 +28,25 @@ export function Dialog({
   children,
   closeHref,
   size,
+  autoCloseMs,
 }: {
   title: string;
   children: ReactNode;
   closeHref: string;
   size?: "lg" | "sm";
+  /** With JavaScript the dialog closes itself after this delay (a success message's time). */
+  autoCloseMs?: number;
 }) {
   const id = useId();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (autoCloseMs === undefined) return;
+    const timer = setTimeout(
+      () => navigate(closeHref, { replace: true, preventScrollReset: true }),
+      autoCloseMs,
+    );
+    return () => clearTimeout(timer);
+  }, [autoCloseMs, closeHref, navigate]);
   return (
     <>
       <div

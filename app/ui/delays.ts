@@ -17,6 +17,9 @@ export const SNACKBAR_MS = {
   other: 6000,
 } as const;
 
+/** Spec 2 §9: a success message (the invitation sent or resent) clears after 5 s. */
+export const SUCCESS_MESSAGE_MS = 5000;
+
 /** Password and Security: the "Your {thing} has been updated successfully" popup closes. */
 export const CONFIRMATION_PANEL_MS = 5000;
 /** Password and Security: its forms clear after a success. */

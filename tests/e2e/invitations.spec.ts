@@ -118,3 +118,38 @@ test("Select all ticks every care site of the dialog, also after client-side ste
   expect(count).toBeGreaterThan(0);
   for (let i = 0; i < count; i++) await expect(boxes.nth(i)).toBeChecked();
 });
+
+test("the invitation success message clears after 5 s with JavaScript; without, OK closes it", async ({
+  page,
+  signInAs,
+  javaScriptEnabled,
+}) => {
+  const siteId = anyCareSiteId();
+  const admin = await createUser("clinicadmin", { careSiteIds: [siteId] });
+  await signInAs(admin.id);
+  await page.goto("/app/clinicadmin");
+  await page.getByRole("link", { name: /New invitation/ }).click();
+  await page.getByLabel("Email").fill(`cleared.${Date.now()}@example.test`);
+  await page.getByRole("button", { name: "Next" }).first().click();
+  await page.getByLabel("Role").selectOption("clinician");
+  await page.getByRole("button", { name: "Next" }).last().click();
+  await page.getByLabel(careSiteName(siteId)).check();
+  const message = page.getByRole("status").filter({ hasText: "Invitation sent successfully" });
+  if (javaScriptEnabled) {
+    // The clock stands still from the post on: only runFor moves it (spec 2 §9: 5 s).
+    await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 1000);
+  }
+  await page.getByRole("button", { name: "Send Invitation" }).click();
+  await expect(message).toBeVisible();
+  if (javaScriptEnabled) {
+    await page.clock.runFor(4950);
+    await expect(message).toBeVisible();
+    await page.clock.runFor(100);
+    await expect(message).toBeHidden();
+    await expect(page).not.toHaveURL(/dialog=/);
+  } else {
+    await page.getByRole("link", { name: "OK" }).click();
+    await expect(message).toBeHidden();
+  }
+});

@@ -29,7 +29,10 @@ describe("Password and Security", () => {
       security,
       browser.post(P, { panel: "email", intent: "confirm", currentPassword: "Nope-nope1!" }),
     );
-    expect(await bodyOf(wrong)).toEqual({ formError: accountMessages.wrongCurrentPassword });
+    expect(await bodyOf(wrong)).toMatchObject({
+      fieldErrors: {},
+      formError: accountMessages.wrongCurrentPassword,
+    });
 
     await browser.run(
       security,
@@ -85,7 +88,10 @@ describe("Password and Security", () => {
       security,
       browser.post(P, { panel: "phone", intent: "newValue", newPhone: other.phone }),
     );
-    expect(await bodyOf(taken)).toEqual({ formError: accountMessages.mobileAlreadyRegistered });
+    expect(await bodyOf(taken)).toMatchObject({
+      fieldErrors: {},
+      formError: accountMessages.mobileAlreadyRegistered,
+    });
 
     const national = `512${Math.floor(2e6 + Math.random() * 7e6)}`;
     await browser.run(
@@ -101,7 +107,10 @@ describe("Password and Security", () => {
       security,
       browser.post(P, { panel: "phone", intent: "code", code: code === "0000" ? "1111" : "0000" }),
     );
-    expect(await bodyOf(wrong)).toEqual({ formError: accountMessages.incorrectCodeRetry });
+    expect(await bodyOf(wrong)).toMatchObject({
+      fieldErrors: {},
+      formError: accountMessages.incorrectCodeRetry,
+    });
     await browser.run(security, browser.post(P, { panel: "phone", intent: "code", code }));
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).phone).toBe(
       `1${national}`,
@@ -137,7 +146,10 @@ describe("Password and Security", () => {
         confirmPassword: "Better-pass2?",
       }),
     );
-    expect(await bodyOf(wrongOld)).toEqual({ formError: accountMessages.wrongCurrentPassword });
+    expect(await bodyOf(wrongOld)).toMatchObject({
+      fieldErrors: {},
+      formError: accountMessages.wrongCurrentPassword,
+    });
     await browser.run(
       security,
       browser.post(P, {

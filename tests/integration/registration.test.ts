@@ -135,7 +135,10 @@ describe("self-registration", () => {
       action,
       browser.post("/signup", { intent: "register", code: code === "0000" ? "1111" : "0000" }),
     );
-    expect(await bodyOf(wrong)).toEqual({ formError: accountMessages.incorrectCodeRetry });
+    expect(await bodyOf(wrong)).toMatchObject({
+      fieldErrors: {},
+      formError: accountMessages.incorrectCodeRetry,
+    });
     expect(await prisma.user.count({ where: { username: fields.username } })).toBe(0);
   });
 
@@ -150,7 +153,10 @@ describe("self-registration", () => {
       action,
       browser.post("/signup", { intent: "register", code: await smsCode(`1${fields.phone}`) }),
     );
-    expect(await bodyOf(result)).toEqual({ formError: accountMessages.usernameExists });
+    expect(await bodyOf(result)).toMatchObject({
+      fieldErrors: {},
+      formError: accountMessages.usernameExists,
+    });
     expect(await prisma.user.count({ where: { email: fields.email } })).toBe(0);
   });
 });
@@ -181,7 +187,10 @@ describe("invited registration", () => {
       action,
       browser.post(path, { intent: "register", phone: `1${fields.phone}` }),
     );
-    expect(await bodyOf(early)).toEqual({ formError: accountMessages.mobileNotVerified });
+    expect(await bodyOf(early)).toMatchObject({
+      fieldErrors: {},
+      formError: accountMessages.mobileNotVerified,
+    });
 
     await browser.run(action, browser.post(path, { intent: "verify", code }));
     expect(await bodyOf(await browser.run(loader, browser.get(path)))).toMatchObject({
@@ -193,7 +202,10 @@ describe("invited registration", () => {
       action,
       browser.post(path, { intent: "register", phone: "15125550000" }),
     );
-    expect(await bodyOf(other)).toEqual({ formError: accountMessages.mobileDiffersFromVerified });
+    expect(await bodyOf(other)).toMatchObject({
+      fieldErrors: {},
+      formError: accountMessages.mobileDiffersFromVerified,
+    });
 
     // The verified number, written as a person would type it.
     await browser.run(

@@ -4,6 +4,7 @@
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { ConfirmDialog, Dialog, useCloseHref } from "~/ui/Dialog";
 import { DataTable, type Column } from "~/ui/DataTable";
+import { SUCCESS_MESSAGE_MS } from "~/ui/delays";
 import type { InvitationsScreen } from "~/domain/invitations/screen.server";
 import type { InvitationAction } from "~/domain/invitations/rules";
 import { ROLE_NAMES } from "~/domain/roles";
@@ -165,7 +166,7 @@ export function InvitationsPage() {
         />
       ) : null}
       {page.success ? (
-        <Dialog title="Invitation" closeHref={closeHref} size="sm">
+        <Dialog title="Invitation" closeHref={closeHref} size="sm" autoCloseMs={SUCCESS_MESSAGE_MS}>
           <p className="text-success" role="status">
             {page.success}
           </p>
