@@ -62,6 +62,8 @@ test("a serial paired at another care site gets the answer of a serial that does
     await expect(page.getByText("No device with this serial.")).toBeVisible();
     await expect(page.getByRole("dialog")).toHaveCount(0);
     await expect(page.getByTestId("device-serial")).toHaveText("No device");
+    // The page streams: compare the two answers once the whole page is there (its last control).
+    await expect(page.getByRole("button", { name: "Download CSV" })).toBeVisible();
     answers.push((await page.locator("main").innerText()).replace(serial, "<serial>"));
   }
   expect(answers[0]).toBe(answers[1]);
