@@ -42,6 +42,33 @@ export function CodeField() {
 }
 
 /**
+ * A link-styled button in a form of its own, posting one intent (Resend Verification code, a
+ * start-over): a separate form, so it works without JavaScript beside the code form.
+ */
+export function IntentButton({
+  intent,
+  children,
+  action,
+  hidden,
+}: {
+  intent: "resend" | "cancel";
+  children: string;
+  action?: string;
+  hidden?: Record<string, string>;
+}) {
+  return (
+    <Form method="post" action={action}>
+      {Object.entries(hidden ?? {}).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" name="intent" value={intent} className="btn btn-link p-0">
+        {children}
+      </button>
+    </Form>
+  );
+}
+
+/**
  * The 4-digit code step shared by sign-in, forgotten password and registration: where the code
  * went, until when it works, the code box, and the resend and start-over buttons (separate forms,
  * so each works without JavaScript).
@@ -75,17 +102,13 @@ export function CodeEntry({
         <SubmitButton>{submitLabel}</SubmitButton>
       </ValidatedForm>
       <div className="d-flex flex-wrap gap-3 mt-3">
-        <Form method="post" action={action}>
-          <button type="submit" name="intent" value="resend" className="btn btn-link p-0">
-            Resend Verification code
-          </button>
-        </Form>
+        <IntentButton intent="resend" action={action}>
+          Resend Verification code
+        </IntentButton>
         {cancelLabel ? (
-          <Form method="post" action={action}>
-            <button type="submit" name="intent" value="cancel" className="btn btn-link p-0">
-              {cancelLabel}
-            </button>
-          </Form>
+          <IntentButton intent="cancel" action={action}>
+            {cancelLabel}
+          </IntentButton>
         ) : null}
       </div>
     </>

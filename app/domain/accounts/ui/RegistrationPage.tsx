@@ -11,7 +11,7 @@ import {
   verificationCodeValidator,
 } from "~/domain/accounts/schema";
 import { NameFields } from "./ProfileFields";
-import { CodeField, CodeSent } from "./CodeEntry";
+import { CodeField, CodeSent, IntentButton } from "./CodeEntry";
 import { Flash } from "../../../ui/Flash";
 import { FormError, PasswordField, SubmitButton, TextField } from "../../../ui/forms";
 
@@ -253,17 +253,9 @@ function CodeStep({
       ) : null}
       <div className="d-flex flex-wrap gap-3 mt-3">
         {!page.verified ? (
-          <Form method="post">
-            <button type="submit" name="intent" value="resend" className="btn btn-link p-0">
-              Resend Verification code
-            </button>
-          </Form>
+          <IntentButton intent="resend">Resend Verification code</IntentButton>
         ) : null}
-        <Form method="post">
-          <button type="submit" name="intent" value="cancel" className="btn btn-link p-0">
-            Change my details
-          </button>
-        </Form>
+        <IntentButton intent="cancel">Change my details</IntentButton>
       </div>
     </>
   );

@@ -11,7 +11,7 @@ import {
   securityCodeValidator,
 } from "~/domain/accounts/schema";
 import type { ContactStep, SecurityPanel } from "~/domain/accounts/security.server";
-import { CodeField, CodeSent } from "./CodeEntry";
+import { CodeField, CodeSent, IntentButton } from "./CodeEntry";
 import { FormError, PasswordField, SubmitButton, TextField } from "~/ui/forms";
 import { FORM_CLEAR_MS } from "~/ui/delays";
 import { useRootFlash } from "~/ui/rootData";
@@ -126,19 +126,13 @@ export function ContactPanel({
       {step.step !== "confirm" ? (
         <div className="d-flex flex-wrap gap-3 mt-2">
           {step.step === "code" ? (
-            <Form method="post">
-              <input type="hidden" name="panel" value={panel} />
-              <button type="submit" name="intent" value="resend" className="btn btn-link p-0">
-                Resend Verification code
-              </button>
-            </Form>
+            <IntentButton intent="resend" hidden={{ panel }}>
+              Resend Verification code
+            </IntentButton>
           ) : null}
-          <Form method="post">
-            <input type="hidden" name="panel" value={panel} />
-            <button type="submit" name="intent" value="cancel" className="btn btn-link p-0">
-              Start again
-            </button>
-          </Form>
+          <IntentButton intent="cancel" hidden={{ panel }}>
+            Start again
+          </IntentButton>
         </div>
       ) : null}
     </Panel>
