@@ -19,32 +19,40 @@ fi
 results=tests/.tmp/results
 rm -rf "$results" && mkdir -p "$results"
 status=0
+# Where the minutes go (CI should stay well under 25): each phase prints its wall time at its end.
+phase_started=$SECONDS
+phase() {
+  if [ -n "${phase_name:-}" ]; then echo "-- $phase_name: $((SECONDS - phase_started)) s"; fi
+  phase_name=$1
+  phase_started=$SECONDS
+  echo "== $1"
+}
 
-echo "== Type check"
+phase "Type check"
 npx tsc --noEmit || status=$?
 
 if [ "$status" -eq 0 ]; then
-  echo "== Lint (ESLint, dependency-cruiser)"
+  phase "Lint (ESLint, dependency-cruiser)"
   npm run lint --silent || status=$?
 fi
 
 if [ "$status" -eq 0 ]; then
-  echo "== Unit and integration tests"
+  phase "Unit and integration tests"
   npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" || status=$?
 fi
 
 if [ "$status" -eq 0 ]; then
-  echo "== Build"
+  phase "Build"
   npm run build --silent || status=$?
 fi
 
 if [ "$status" -eq 0 ]; then
-  echo "== Browser tests (JavaScript off and on)"
+  phase "Browser tests (JavaScript off and on)"
   PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" npx playwright test --reporter=list,json || status=$?
 fi
 
 if [ "$status" -eq 0 ]; then
-  echo "== Release binary: build dist/arc-connect, then its smoke test from an empty directory"
+  phase "Release binary: build dist/arc-connect, then its smoke test from an empty directory"
   node scripts/binary/build.mjs || status=$?
   if [ "$status" -eq 0 ]; then
     npx vitest run --config tests/binary/vitest.config.mts --reporter=default --reporter=json \
@@ -52,5 +60,7 @@ if [ "$status" -eq 0 ]; then
   fi
 fi
 
+phase "Summary"
 node scripts/test-summary.mjs "$results"
+echo "-- all: $SECONDS s"
 exit "$status"
