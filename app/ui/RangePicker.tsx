@@ -1,9 +1,14 @@
 // The range control of the dashboards and the patient profile's graphs (spec 2 §2, spec 3 §2.2):
 // preset links (Day / Week / Month) and a GET form for From/To that keeps the page's other
-// parameters. Plain links and a GET form: it works without JavaScript.
+// parameters. Plain links and a GET form: it works without JavaScript, where the server refuses
+// a wrong range (readRange). Once React runs the page, the spec's rules (2 §5 "Other") apply as the
+// user types (rangeFormState): nothing is disabled in the server's HTML, so the form posts without
+// JavaScript and the first render in the browser matches it.
 import { Form, Link, useLocation } from "@remix-run/react";
-import type { PresetKind } from "~/lib/dateRange";
+import { useState } from "react";
+import { rangeFormState, type PresetKind } from "~/lib/dateRange";
 import { withParams } from "~/lib/listParams";
+import { useHydrated } from "~/ui/hydration";
 
 export type RangeView = {
   kind: string;
@@ -31,6 +36,7 @@ export function RangePicker({
   label?: string;
 }) {
   const location = useLocation();
+  const hydrated = useHydrated();
   const cleared = Object.fromEntries(reset.map((k) => [k, null]));
   const custom = range.kind === "custom";
   return (
@@ -49,29 +55,18 @@ export function RangePicker({
             </Link>
           ))}
         </nav>
-        <Form method="get" className="d-flex gap-2 align-items-end" preventScrollReset>
-          {Object.entries(keep).map(([name, value]) =>
-            value ? <input key={name} type="hidden" name={name} value={value} /> : null,
-          )}
-          {(["from", "to"] as const).map((name) => (
-            <div key={name}>
-              <label htmlFor={`${label}-${name}`} className="form-label small mb-0">
-                {name === "from" ? "From" : "To"}
-              </label>
-              <input
-                id={`${label}-${name}`}
-                name={name}
-                type="date"
-                max={today}
-                defaultValue={range.typed?.[name] ?? (custom ? range[`${name}Day`] : "")}
-                className="form-control form-control-sm"
-              />
-            </div>
-          ))}
-          <button type="submit" className="btn btn-sm btn-outline-primary">
-            Apply
-          </button>
-        </Form>
+        <RangeForm
+          // A new range from the server starts the form again from its values.
+          key={`${range.kind}:${range.fromDay}:${range.toDay}:${range.typed?.from}:${range.typed?.to}`}
+          initial={{
+            from: range.typed?.from ?? (custom ? range.fromDay : ""),
+            to: range.typed?.to ?? (custom ? range.toDay : ""),
+          }}
+          today={today}
+          keep={keep}
+          live={hydrated}
+          idPrefix={label.toLowerCase().replace(/[^a-z0-9]+/g, "-")}
+        />
         <span className="small text-muted">
           {range.fromDay} to {range.toDay}
         </span>
@@ -82,5 +77,71 @@ export function RangePicker({
         </div>
       ) : null}
     </>
+  );
+}
+
+function RangeForm({
+  initial,
+  today,
+  keep,
+  live: hydrated,
+  idPrefix,
+}: {
+  initial: { from: string; to: string };
+  today: string;
+  keep: Record<string, string | null | undefined>;
+  /** Whether React runs the page: the rules apply only then (the server's HTML stays enabled). */
+  live: boolean;
+  idPrefix: string;
+}) {
+  const [days, setDays] = useState(initial);
+  // The live message waits for the user's first change: the server's alert already tells what was
+  // wrong with the range it refused.
+  const [edited, setEdited] = useState(false);
+  const state = rangeFormState(days.from, days.to, today);
+  const message = hydrated && edited ? state.message : null;
+  const messageId = `${idPrefix}-problem`;
+  return (
+    <Form method="get" className="d-flex flex-wrap gap-2 align-items-end" preventScrollReset>
+      {Object.entries(keep).map(([name, value]) =>
+        value ? <input key={name} type="hidden" name={name} value={value} /> : null,
+      )}
+      {(["from", "to"] as const).map((name) => (
+        <div key={name}>
+          <label htmlFor={`${idPrefix}-${name}`} className="form-label small mb-0">
+            {name === "from" ? "From" : "To"}
+          </label>
+          <input
+            id={`${idPrefix}-${name}`}
+            name={name}
+            type="date"
+            max={today}
+            min={hydrated && name === "to" ? state.toMin : undefined}
+            disabled={hydrated && name === "to" ? state.toDisabled : undefined}
+            value={days[name]}
+            onChange={(event) => {
+              const value = event.currentTarget.value;
+              setDays((d) => ({ ...d, [name]: value }));
+              setEdited(true);
+            }}
+            aria-invalid={message && state.flagged[name] ? true : undefined}
+            aria-describedby={message ? messageId : undefined}
+            className={`form-control form-control-sm${message && state.flagged[name] ? " is-invalid" : ""}`}
+          />
+        </div>
+      ))}
+      <button
+        type="submit"
+        className="btn btn-sm btn-outline-primary"
+        disabled={hydrated ? state.applyDisabled : undefined}
+      >
+        Apply
+      </button>
+      {message ? (
+        <p id={messageId} className="w-100 small text-danger mb-0">
+          {message}
+        </p>
+      ) : null}
+    </Form>
   );
 }

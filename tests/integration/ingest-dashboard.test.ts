@@ -7,11 +7,7 @@ import { yesterdayInZone } from "~/lib/time";
 import { finaliseDays } from "~/domain/adherence/adherence.server";
 import { careSiteDashboard, type Category } from "~/domain/adherence/dashboard.server";
 import { addDays } from "~/domain/adherence/score";
-import {
-  DeviceClient,
-  STANDARD_PRESCRIPTION,
-  type TherapyRecord,
-} from "../../scripts/sim/client";
+import { DeviceClient, STANDARD_PRESCRIPTION, type TherapyRecord } from "../../scripts/sim/client";
 import { actorOf, createCareSite, createPairedPatient, createUser } from "../support/factories";
 import { startDeviceApiServer } from "../support/deviceApiServer";
 
