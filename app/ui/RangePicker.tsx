@@ -18,14 +18,7 @@ export type RangeView = {
   typed?: { from: string; to: string };
 };
 
-export function RangePicker({
-  range,
-  today,
-  kinds,
-  keep,
-  reset = [],
-  label = "Range",
-}: {
+type Props = {
   range: RangeView;
   today: string;
   kinds: readonly PresetKind[];
@@ -34,11 +27,42 @@ export function RangePicker({
   /** Parameters a new range clears (a page number, a drill-down). */
   reset?: string[];
   label?: string;
+};
+
+export function RangePicker(props: Props) {
+  const hydrated = useHydrated();
+  const { range } = props;
+  // A new range from the server starts the form again from its days.
+  const key = [range.kind, range.fromDay, range.toDay, range.typed?.from, range.typed?.to].join();
+  return <RangeControls key={key} {...props} live={hydrated} />;
+}
+
+function RangeControls({
+  range,
+  today,
+  kinds,
+  keep,
+  reset = [],
+  label = "Range",
+  live,
+}: Props & {
+  /** Whether React runs the page: the rules apply only then (the server's HTML stays enabled). */
+  live: boolean;
 }) {
   const location = useLocation();
-  const hydrated = useHydrated();
   const cleared = Object.fromEntries(reset.map((k) => [k, null]));
   const custom = range.kind === "custom";
+  const [days, setDays] = useState({
+    from: range.typed?.from ?? (custom ? range.fromDay : ""),
+    to: range.typed?.to ?? (custom ? range.toDay : ""),
+  });
+  // The live message waits for the user's first change: the server's alert already tells what was
+  // wrong with a range it refused.
+  const [edited, setEdited] = useState(false);
+  const state = rangeFormState(days.from, days.to, today);
+  const message = live && edited ? state.message : null;
+  const idPrefix = label.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  const messageId = `${idPrefix}-problem`;
   return (
     <>
       <div className="d-flex flex-wrap gap-2 align-items-end mb-2">
@@ -55,93 +79,56 @@ export function RangePicker({
             </Link>
           ))}
         </nav>
-        <RangeForm
-          // A new range from the server starts the form again from its values.
-          key={`${range.kind}:${range.fromDay}:${range.toDay}:${range.typed?.from}:${range.typed?.to}`}
-          initial={{
-            from: range.typed?.from ?? (custom ? range.fromDay : ""),
-            to: range.typed?.to ?? (custom ? range.toDay : ""),
-          }}
-          today={today}
-          keep={keep}
-          live={hydrated}
-          idPrefix={label.toLowerCase().replace(/[^a-z0-9]+/g, "-")}
-        />
+        <Form method="get" className="d-flex gap-2 align-items-end" preventScrollReset>
+          {Object.entries(keep).map(([name, value]) =>
+            value ? <input key={name} type="hidden" name={name} value={value} /> : null,
+          )}
+          {(["from", "to"] as const).map((name) => (
+            <div key={name}>
+              <label htmlFor={`${idPrefix}-${name}`} className="form-label small mb-0">
+                {name === "from" ? "From" : "To"}
+              </label>
+              <input
+                id={`${idPrefix}-${name}`}
+                name={name}
+                type="date"
+                max={today}
+                min={live && name === "to" ? state.toMin : undefined}
+                disabled={live && name === "to" ? state.toDisabled : undefined}
+                value={days[name]}
+                onChange={(event) => {
+                  const value = event.currentTarget.value;
+                  setDays((d) => ({ ...d, [name]: value }));
+                  setEdited(true);
+                }}
+                aria-invalid={message && state.flagged[name] ? true : undefined}
+                aria-describedby={message ? messageId : undefined}
+                className={`form-control form-control-sm${message && state.flagged[name] ? " is-invalid" : ""}`}
+              />
+            </div>
+          ))}
+          <button
+            type="submit"
+            className="btn btn-sm btn-outline-primary"
+            disabled={live ? state.applyDisabled : undefined}
+          >
+            Apply
+          </button>
+        </Form>
         <span className="small text-muted">
           {range.fromDay} to {range.toDay}
         </span>
       </div>
+      {message ? (
+        <p id={messageId} className="small text-danger mb-2">
+          {message}
+        </p>
+      ) : null}
       {range.error ? (
         <div className="alert alert-warning" role="alert">
           {range.error}
         </div>
       ) : null}
     </>
-  );
-}
-
-function RangeForm({
-  initial,
-  today,
-  keep,
-  live: hydrated,
-  idPrefix,
-}: {
-  initial: { from: string; to: string };
-  today: string;
-  keep: Record<string, string | null | undefined>;
-  /** Whether React runs the page: the rules apply only then (the server's HTML stays enabled). */
-  live: boolean;
-  idPrefix: string;
-}) {
-  const [days, setDays] = useState(initial);
-  // The live message waits for the user's first change: the server's alert already tells what was
-  // wrong with the range it refused.
-  const [edited, setEdited] = useState(false);
-  const state = rangeFormState(days.from, days.to, today);
-  const message = hydrated && edited ? state.message : null;
-  const messageId = `${idPrefix}-problem`;
-  return (
-    <Form method="get" className="d-flex flex-wrap gap-2 align-items-end" preventScrollReset>
-      {Object.entries(keep).map(([name, value]) =>
-        value ? <input key={name} type="hidden" name={name} value={value} /> : null,
-      )}
-      {(["from", "to"] as const).map((name) => (
-        <div key={name}>
-          <label htmlFor={`${idPrefix}-${name}`} className="form-label small mb-0">
-            {name === "from" ? "From" : "To"}
-          </label>
-          <input
-            id={`${idPrefix}-${name}`}
-            name={name}
-            type="date"
-            max={today}
-            min={hydrated && name === "to" ? state.toMin : undefined}
-            disabled={hydrated && name === "to" ? state.toDisabled : undefined}
-            value={days[name]}
-            onChange={(event) => {
-              const value = event.currentTarget.value;
-              setDays((d) => ({ ...d, [name]: value }));
-              setEdited(true);
-            }}
-            aria-invalid={message && state.flagged[name] ? true : undefined}
-            aria-describedby={message ? messageId : undefined}
-            className={`form-control form-control-sm${message && state.flagged[name] ? " is-invalid" : ""}`}
-          />
-        </div>
-      ))}
-      <button
-        type="submit"
-        className="btn btn-sm btn-outline-primary"
-        disabled={hydrated ? state.applyDisabled : undefined}
-      >
-        Apply
-      </button>
-      {message ? (
-        <p id={messageId} className="w-100 small text-danger mb-0">
-          {message}
-        </p>
-      ) : null}
-    </Form>
   );
 }
