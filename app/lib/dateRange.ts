@@ -18,6 +18,40 @@ export const rangeMessages = {
 
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** What is wrong with a From/To range (the server's refusal), null when it can be applied. */
+export function rangeProblem(from: string, to: string, today: string) {
+  if (!DAY_RE.test(from) || !DAY_RE.test(to)) return rangeMessages.invalid;
+  if (from > to) return rangeMessages.toBeforeFrom;
+  if (to > today) return rangeMessages.future;
+  return null;
+}
+
+/**
+ * The From/To form's live state as the user types (spec 2 §5 "Other"): To stays disabled until
+ * From has a day and may not be before it; no day after today; Apply waits for a range the server
+ * would accept. `message` flags what is wrong once there is something to flag (a From after today,
+ * or both days typed): the server's own texts, so the page says the same with and without JS.
+ */
+export function rangeFormState(from: string, to: string, today: string) {
+  const fromSet = DAY_RE.test(from);
+  const problem = rangeProblem(from, to, today);
+  let message: string | null = null;
+  if (fromSet && DAY_RE.test(to)) message = problem;
+  else if (fromSet && from > today) message = rangeMessages.future;
+  const toSet = DAY_RE.test(to);
+  return {
+    toDisabled: !fromSet,
+    toMin: fromSet ? from : undefined,
+    applyDisabled: problem !== null,
+    message,
+    /** The fields the message is about: a day after today, a To before From. */
+    flagged: {
+      from: message !== null && from > today,
+      to: message !== null && toSet && (to < from || to > today),
+    },
+  };
+}
+
 /**
  * The range a page's `range`, `from` and `to` parameters ask for (`kinds`: the presets it offers);
  * an invalid From/To gives week and its error, with the typed values to show again.
@@ -31,10 +65,7 @@ export function readRange(
   const from = search.get("from") ?? "";
   const to = search.get("to") ?? "";
   if (from || to) {
-    let error: string | null = null;
-    if (!DAY_RE.test(from) || !DAY_RE.test(to)) error = rangeMessages.invalid;
-    else if (from > to) error = rangeMessages.toBeforeFrom;
-    else if (to > today) error = rangeMessages.future;
+    const error = rangeProblem(from, to, today);
     if (!error) return { kind: "custom" as RangeKind, fromDay: from, toDay: to, error: null };
     return { ...presetRange("week", yesterday), error, typed: { from, to } };
   }

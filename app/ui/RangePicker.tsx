@@ -1,9 +1,14 @@
 // The range control of the dashboards and the patient profile's graphs (spec 2 §2, spec 3 §2.2):
 // preset links (Day / Week / Month) and a GET form for From/To that keeps the page's other
-// parameters. Plain links and a GET form: it works without JavaScript.
+// parameters. Plain links and a GET form: it works without JavaScript, where the server refuses
+// a wrong range (readRange). Once React runs the page, the spec's rules (2 §5 "Other") apply as the
+// user types (rangeFormState): nothing is disabled in the server's HTML, so the form posts without
+// JavaScript and the first render in the browser matches it.
 import { Form, Link, useLocation } from "@remix-run/react";
-import type { PresetKind } from "~/lib/dateRange";
+import { useState } from "react";
+import { rangeFormState, type PresetKind } from "~/lib/dateRange";
 import { withParams } from "~/lib/listParams";
+import { useHydrated } from "~/ui/hydration";
 
 export type RangeView = {
   kind: string;
@@ -13,14 +18,7 @@ export type RangeView = {
   typed?: { from: string; to: string };
 };
 
-export function RangePicker({
-  range,
-  today,
-  kinds,
-  keep,
-  reset = [],
-  label = "Range",
-}: {
+type Props = {
   range: RangeView;
   today: string;
   kinds: readonly PresetKind[];
@@ -29,10 +27,42 @@ export function RangePicker({
   /** Parameters a new range clears (a page number, a drill-down). */
   reset?: string[];
   label?: string;
+};
+
+export function RangePicker(props: Props) {
+  const hydrated = useHydrated();
+  const { range } = props;
+  // A new range from the server starts the form again from its days.
+  const key = [range.kind, range.fromDay, range.toDay, range.typed?.from, range.typed?.to].join();
+  return <RangeControls key={key} {...props} live={hydrated} />;
+}
+
+function RangeControls({
+  range,
+  today,
+  kinds,
+  keep,
+  reset = [],
+  label = "Range",
+  live,
+}: Props & {
+  /** Whether React runs the page: the rules apply only then (the server's HTML stays enabled). */
+  live: boolean;
 }) {
   const location = useLocation();
   const cleared = Object.fromEntries(reset.map((k) => [k, null]));
   const custom = range.kind === "custom";
+  const [days, setDays] = useState({
+    from: range.typed?.from ?? (custom ? range.fromDay : ""),
+    to: range.typed?.to ?? (custom ? range.toDay : ""),
+  });
+  // The live message waits for the user's first change: the server's alert already tells what was
+  // wrong with a range it refused.
+  const [edited, setEdited] = useState(false);
+  const state = rangeFormState(days.from, days.to, today);
+  const message = live && edited ? state.message : null;
+  const idPrefix = label.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  const messageId = `${idPrefix}-problem`;
   return (
     <>
       <div className="d-flex flex-wrap gap-2 align-items-end mb-2">
@@ -55,20 +85,33 @@ export function RangePicker({
           )}
           {(["from", "to"] as const).map((name) => (
             <div key={name}>
-              <label htmlFor={`${label}-${name}`} className="form-label small mb-0">
+              <label htmlFor={`${idPrefix}-${name}`} className="form-label small mb-0">
                 {name === "from" ? "From" : "To"}
               </label>
               <input
-                id={`${label}-${name}`}
+                id={`${idPrefix}-${name}`}
                 name={name}
                 type="date"
                 max={today}
-                defaultValue={range.typed?.[name] ?? (custom ? range[`${name}Day`] : "")}
-                className="form-control form-control-sm"
+                min={live && name === "to" ? state.toMin : undefined}
+                disabled={live && name === "to" ? state.toDisabled : undefined}
+                value={days[name]}
+                onChange={(event) => {
+                  const value = event.currentTarget.value;
+                  setDays((d) => ({ ...d, [name]: value }));
+                  setEdited(true);
+                }}
+                aria-invalid={message && state.flagged[name] ? true : undefined}
+                aria-describedby={message ? messageId : undefined}
+                className={`form-control form-control-sm${message && state.flagged[name] ? " is-invalid" : ""}`}
               />
             </div>
           ))}
-          <button type="submit" className="btn btn-sm btn-outline-primary">
+          <button
+            type="submit"
+            className="btn btn-sm btn-outline-primary"
+            disabled={live ? state.applyDisabled : undefined}
+          >
             Apply
           </button>
         </Form>
@@ -76,6 +119,11 @@ export function RangePicker({
           {range.fromDay} to {range.toDay}
         </span>
       </div>
+      {message ? (
+        <p id={messageId} className="small text-danger mb-2">
+          {message}
+        </p>
+      ) : null}
       {range.error ? (
         <div className="alert alert-warning" role="alert">
           {range.error}

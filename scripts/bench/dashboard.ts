@@ -401,7 +401,7 @@ const FLOOR_SQL = {
     ORDER BY g.patientId`,
   transmissionStats: `SELECT p.userId AS patientId,
       COUNT(*) AS total,
-      SUM(t.deviatingTherapies > 0) AS deviating,
+      SUM(CASE WHEN t.deviatingTherapies > 0 THEN 1 ELSE 0 END) AS deviating,
       SUM(t.therapiesAccepted) AS therapies,
       SUM(t.deviatingTherapies) AS deviatingTherapies
     FROM (${SITE_PATIENTS}) p
@@ -446,7 +446,7 @@ function floorQueries(db: Database.Database, careSiteId: string, asOf: string) {
       never: ids(never),
       total: ids(stats),
       withDeviation: ids(stats.filter((s) => s.deviating > 0)),
-      withoutDeviation: ids(stats.filter((s) => s.total > s.deviating)),
+      withoutDeviation: ids(stats.filter((s) => s.deviating === 0)),
     };
     return byCategory;
   };

@@ -2,6 +2,7 @@
 // sorting, paging and the CSV download.
 import { userByUsername } from "./support/db";
 import { expect, test } from "./support/fixtures";
+import { careSiteWithDeviations } from "./support/therapy";
 
 const CARDS = [
   "Adherence below 75%",
@@ -35,11 +36,12 @@ test("each card opens its list; lists sort, page and download as CSV", async ({
     const list = page.locator("#list");
     await expect(list.getByRole("heading", { level: 2 })).toBeVisible();
     const rows = list.locator("tbody tr");
-    if (count === 0 || card.startsWith("Total") || card.includes("Deviations")) {
-      // Transmission cards count transmissions; their lists count patients.
-      if (count === 0) await expect(list.getByText("No data found")).toBeVisible();
-    } else {
+    // Every card counts the patients of its list (the Transmissions card too).
+    if (count === 0) await expect(list.getByText("No data found")).toBeVisible();
+    else {
       await expect(rows).toHaveCount(Math.min(count, 10));
+      if (count > 10)
+        await expect(list.getByText(`Page 1 of ${Math.ceil(count / 10)} (${count})`)).toBeVisible();
     }
     const csv = await page.request.get(
       (await list.getByRole("link", { name: "Download CSV" }).getAttribute("href"))!,
@@ -75,6 +77,7 @@ test("each card opens its list; lists sort, page and download as CSV", async ({
 test("the range switches between day, week, month and From/To with the spec's date rule", async ({
   page,
   signInAs,
+  javaScriptEnabled,
 }) => {
   await signInAs(userByUsername("demo.clinician").id);
   await page.goto("/app");
@@ -82,6 +85,45 @@ test("the range switches between day, week, month and From/To with the spec's da
   await expect(page.getByRole("link", { name: "Month" })).toHaveAttribute("aria-current", "true");
   await page.getByLabel("From", { exact: true }).fill("2026-11-10");
   await page.getByLabel("To", { exact: true }).fill("2026-11-01");
-  await page.getByRole("button", { name: "Apply" }).click();
+  // With JavaScript the rule runs as the user types (date-ranges.spec.ts); without, on the server.
+  if (javaScriptEnabled) {
+    await expect(page.getByRole("button", { name: "Apply" })).toBeDisabled();
+  } else {
+    await page.getByRole("button", { name: "Apply" }).click();
+  }
   await expect(page.getByText('"To" date cannot be before "From" date.')).toBeVisible();
+});
+
+test("Transmission Without Deviations lists only patients whose chip says no, as many as its card counts", async ({
+  page,
+  signInAs,
+}) => {
+  // Patients who transmitted on each of the last 3 days: one never deviated, one on one day, one
+  // on every day. Each is in exactly one of Without and With; Total = Without + With.
+  const world = await careSiteWithDeviations();
+  const { clean, mixed, deviating } = world.patients;
+  await signInAs(world.clinician.id);
+  await page.goto("/app");
+  const list = page.locator("#list");
+  const chipOf = (patient: { username: string }) =>
+    list.locator("tbody tr", { hasText: patient.username }).locator(".badge");
+  const lists = [
+    { card: "Without Deviations", heading: "Transmission Without Deviations", chips: [[clean, "no"]] },
+    { card: "With Deviations", heading: "Transmission With Deviations", chips: [[mixed, "yes"], [deviating, "yes"]] },
+    { card: "Total", heading: "Total Transmission", chips: [[clean, "no"], [mixed, "yes"], [deviating, "yes"]] },
+  ] as const; // prettier-ignore
+  for (const { card, heading, chips } of lists) {
+    const count = chips.length;
+    await expect(page.getByRole("link", { name: `${card}: ${count}`, exact: true })).toBeVisible();
+    await page.getByRole("link", { name: card, exact: true }).click();
+    await expect(list.getByRole("heading", { level: 2 })).toHaveText(heading);
+    // The list holds the card's count of patients, each with its chip.
+    await expect(list.locator("tbody tr")).toHaveCount(count);
+    for (const [patient, chip] of chips) await expect(chipOf(patient)).toHaveText(chip);
+    const csv = await page.request.get(
+      (await list.getByRole("link", { name: "Download CSV" }).getAttribute("href"))!,
+    );
+    const lines = (await csv.text()).split("\n").filter((l) => l.trim());
+    expect(lines.length - 1, `${card} CSV rows`).toBe(count);
+  }
 });

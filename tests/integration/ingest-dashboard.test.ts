@@ -7,11 +7,7 @@ import { yesterdayInZone } from "~/lib/time";
 import { finaliseDays } from "~/domain/adherence/adherence.server";
 import { careSiteDashboard, type Category } from "~/domain/adherence/dashboard.server";
 import { addDays } from "~/domain/adherence/score";
-import {
-  DeviceClient,
-  STANDARD_PRESCRIPTION,
-  type TherapyRecord,
-} from "../../scripts/sim/client";
+import { DeviceClient, STANDARD_PRESCRIPTION, type TherapyRecord } from "../../scripts/sim/client";
 import { actorOf, createCareSite, createPairedPatient, createUser } from "../support/factories";
 import { startDeviceApiServer } from "../support/deviceApiServer";
 
@@ -128,13 +124,8 @@ describe("transmissions through HTTP make the dashboard", () => {
       missed: 2, // Cal and Dee: their last 3 goal days had no therapy
       never: 1, // Dee
       total: 3, // patients with transmissions in the week
-      withoutDeviation: 3,
+      withoutDeviation: 2, // Ann, Cal
       withDeviation: 1, // Ben
-    });
-    expect(dashboard.transmissions).toEqual({
-      total: 7 + 7 + 4,
-      withDeviation: 1,
-      withoutDeviation: 17,
     });
 
     const names = async (list: Category) => (await view(list)).list!.rows.map((r) => r.firstName);
@@ -152,6 +143,70 @@ describe("transmissions through HTTP make the dashboard", () => {
       ["Ann", 7, "no"],
       ["Ben", 7, "yes"],
       ["Cal", 4, "no"],
+    ]);
+  });
+});
+
+describe("the Transmissions card and lists count patients (docs/decisions.md)", () => {
+  it("puts each patient who transmitted in exactly one of Without and With Deviations", async () => {
+    const site = await createCareSite();
+    const yesterday = yesterdayInZone(new Date(), ZONE);
+    const days = [addDays(yesterday, -2), addDays(yesterday, -1), yesterday];
+    const pairedAt = new Date(`${addDays(yesterday, -10)}T12:00:00Z`);
+    const clean = await patientWithDevice(site.id, pairedAt, "Clean");
+    const mixed = await patientWithDevice(site.id, pairedAt, "Mixed");
+    const deviating = await patientWithDevice(site.id, pairedAt, "Deviating");
+    for (const [i, day] of days.entries()) {
+      const send = (client: DeviceClient, deviates: boolean) =>
+        client.sendTransmission({
+          sentAt: at(day, 21),
+          hmr: 100 + i,
+          prescription: RX,
+          therapies: [therapy(day, 10, { deviates })],
+        });
+      await send(clean.client, false);
+      await send(mixed.client, i === 1); // one deviating transmission of three
+      await send(deviating.client, true);
+    }
+    // Transmissions before the range do not count: an old deviation of Clean's is outside it.
+    await clean.client.sendTransmission({
+      sentAt: at(addDays(yesterday, -9), 21),
+      hmr: 90,
+      prescription: RX,
+      therapies: [therapy(addDays(yesterday, -9), 10, { deviates: true })],
+    });
+
+    const clinician = await actorOf(
+      await createUser({ role: "clinician", careSites: [{ id: site.id }] }),
+    );
+    const params = { q: "", sort: "lastName" as const, order: "asc" as const, page: 1 };
+    const view = async (list: Category | null) =>
+      (await careSiteDashboard(clinician, site.id, {
+        search: new URLSearchParams(),
+        list,
+        params,
+      }))!;
+    const { counts } = await view(null);
+    expect([counts.total, counts.withoutDeviation, counts.withDeviation]).toEqual([3, 1, 2]);
+    expect(counts.total).toBe(counts.withoutDeviation + counts.withDeviation);
+
+    const rows = async (list: Category) => {
+      const shown = (await view(list)).list!;
+      expect(shown.total).toBe(counts[list]); // the paging footer's total is the card's count
+      return shown.rows.map((r) => [r.firstName, r.totalTransmission, r.deviation]);
+    };
+    expect(await rows("withoutDeviation")).toEqual([["Clean", 3, "no"]]);
+    expect(await rows("withDeviation")).toEqual([
+      ["Deviating", 3, "yes"],
+      ["Mixed", 3, "yes"],
+    ]);
+    expect(await rows("total")).toEqual([
+      ["Clean", 3, "no"],
+      ["Deviating", 3, "yes"],
+      ["Mixed", 3, "yes"],
+    ]);
+    expect((await view("withDeviation")).list!.rows.map((r) => r.deviationPercentage)).toEqual([
+      100, 33,
     ]);
   });
 });

@@ -87,16 +87,13 @@ async function categoryRows(careSiteId: string, asOf: string, fromDay: string, t
     updatedGoals: goals.map((g) => ({ patientId: g.patientId, goalsUpdatedOn: g.changedOn })),
     missed: missed.map((m) => ({ patientId: m.patientId })),
     never: never.map((n) => ({ patientId: n.patientId })),
+    // Per patient over the range (docs/decisions.md): each patient who transmitted is in exactly
+    // one of With and Without, so Total = Without + With and the chip matches the list.
     total: stats.map(statRow),
     withDeviation: stats.filter((s) => s.deviating > 0).map(statRow),
-    withoutDeviation: stats.filter((s) => s.total > s.deviating).map(statRow),
+    withoutDeviation: stats.filter((s) => s.deviating === 0).map(statRow),
   };
-  const transmissions = {
-    total: stats.reduce((n, s) => n + s.total, 0),
-    withDeviation: stats.reduce((n, s) => n + s.deviating, 0),
-    withoutDeviation: stats.reduce((n, s) => n + (s.total - s.deviating), 0),
-  };
-  return { byCategory, transmissions };
+  return byCategory;
 }
 
 async function withPeople(careSiteId: string, rows: Partial<Row>[]): Promise<Row[]> {
@@ -178,7 +175,7 @@ export async function dashboardOf(careSiteId: string, input: DashboardInput) {
   const yesterday = yesterdayInZone(now, zone);
   const today = addDays(yesterday, 1);
   const range = readRange(input.search, yesterday, today);
-  const { byCategory, transmissions } = await categoryRows(
+  const byCategory = await categoryRows(
     careSiteId,
     yesterday,
     range.fromDay,
@@ -222,7 +219,6 @@ export async function dashboardOf(careSiteId: string, input: DashboardInput) {
     today,
     range,
     counts,
-    transmissions,
     list,
   };
 }
@@ -276,7 +272,7 @@ export async function dashboardCsvOf(
   const zone = await careSiteTimeZone(careSiteId);
   const yesterday = yesterdayInZone(new Date(), zone);
   const range = readRange(search, yesterday, addDays(yesterday, 1));
-  const { byCategory } = await categoryRows(careSiteId, yesterday, range.fromDay, range.toDay);
+  const byCategory = await categoryRows(careSiteId, yesterday, range.fromDay, range.toDay);
   const rows = sortRows(await withPeople(careSiteId, byCategory[category]), "lastName", "asc").map(
     (r) => ({
       ...r,

@@ -25,11 +25,15 @@ function chicagoDay(daysAgo: number) {
   return [d.getFullYear(), d.getMonth() + 1, d.getDate()] as const;
 }
 
-export async function careSiteWithTherapyPatient(options: { days?: number } = {}) {
-  const days = options.days ?? 7;
-  const now = Date.now();
+/** YYYY-MM-DD in Chicago (the test care sites' zone), `daysAgo` days before now. */
+export function chicagoDayText(daysAgo: number) {
+  return chicagoDay(daysAgo)
+    .map((n) => String(n).padStart(2, "0"))
+    .join("-");
+}
+
+async function therapySite() {
   const siteId = id("cs_");
-  const serial = id("E2E").toUpperCase();
   await withPrisma((client) =>
     factories.createCareSite(client, {
       id: siteId,
@@ -39,7 +43,21 @@ export async function careSiteWithTherapyPatient(options: { days?: number } = {}
       timeZone: ZONE,
     }),
   );
-  const clinician = await createUser("clinician", { careSiteIds: [siteId] });
+  return siteId;
+}
+
+/**
+ * A patient of the care site, paired `days` + 1 days ago, whose device sent one therapy at 10:00
+ * each of the last `days` days, that evening; `deviates(ago)` makes that day's therapy deviate
+ * (an inspiratory pressure 3 cmH2O over the prescription's).
+ */
+async function therapyPatient(
+  siteId: string,
+  options: { days: number; deviates?: (ago: number) => boolean },
+) {
+  const { days, deviates = () => false } = options;
+  const now = Date.now();
+  const serial = id("E2E").toUpperCase();
   const patient = await createUser("patient", { careSiteIds: [siteId] });
   const { token } = await withPrisma(async (client) => {
     const made = await factories.createDevice(client, { id: id("d_"), serial });
@@ -53,7 +71,6 @@ export async function careSiteWithTherapyPatient(options: { days?: number } = {}
     return made;
   });
 
-  // One completed therapy at 10:00 each of the last `days` days, sent that evening.
   const client = new DeviceClient(`http://127.0.0.1:${E2E_PORT}`, serial, token);
   const prescription = STANDARD_PRESCRIPTION;
   for (let ago = days; ago >= 1; ago--) {
@@ -62,7 +79,15 @@ export async function careSiteWithTherapyPatient(options: { days?: number } = {}
       eventId: `${serial}-${ago}`,
       startedAt: new TZDate(y, m - 1, d, 10, 0, ZONE).toISOString(),
       mode: "Auto",
-      delivered: { P_P: 0, P_T: 10, I_P: 40, I_T: 20, E_P: -40, E_T: 15, O_F: 1 },
+      delivered: {
+        P_P: 0,
+        P_T: 10,
+        I_P: deviates(ago) ? 43 : 40,
+        I_T: 20,
+        E_P: -40,
+        E_T: 15,
+        O_F: 1,
+      },
       cycles: Array.from({ length: 5 }, (_, i) => ({
         n: i + 1,
         P_IP: 38 + i,
@@ -79,5 +104,30 @@ export async function careSiteWithTherapyPatient(options: { days?: number } = {}
       therapies: [therapy],
     });
   }
+  return { patient, serial };
+}
+
+export async function careSiteWithTherapyPatient(options: { days?: number } = {}) {
+  const siteId = await therapySite();
+  const clinician = await createUser("clinician", { careSiteIds: [siteId] });
+  const { patient, serial } = await therapyPatient(siteId, { days: options.days ?? 7 });
   return { siteId, serial, clinician, patient };
+}
+
+/**
+ * A care site of its own with a clinician and three patients who transmitted on each of the last
+ * 3 days: `clean` never deviated, `mixed` deviated on one day, `deviating` on every day.
+ */
+export async function careSiteWithDeviations() {
+  const siteId = await therapySite();
+  const clinician = await createUser("clinician", { careSiteIds: [siteId] });
+  const days = 3;
+  const clean = await therapyPatient(siteId, { days });
+  const mixed = await therapyPatient(siteId, { days, deviates: (ago) => ago === 2 });
+  const deviating = await therapyPatient(siteId, { days, deviates: () => true });
+  return {
+    siteId,
+    clinician,
+    patients: { clean: clean.patient, mixed: mixed.patient, deviating: deviating.patient },
+  };
 }

@@ -139,7 +139,7 @@ export async function transmissionStats(
   const rows = await prisma.$queryRaw<Record<keyof TransmissionStats, unknown>[]>`
     SELECT p.userId AS patientId,
       COUNT(*) AS total,
-      SUM(t.deviatingTherapies > 0) AS deviating,
+      SUM(CASE WHEN t.deviatingTherapies > 0 THEN 1 ELSE 0 END) AS deviating,
       SUM(t.therapiesAccepted) AS therapies,
       SUM(t.deviatingTherapies) AS deviatingTherapies
     FROM (${sitePatientsSql(careSiteId)}) p

@@ -18,7 +18,6 @@ export type CareSiteDashboardData = {
     today: string;
     range: RangeView;
     counts: Record<Category, number>;
-    transmissions: { total: number; withDeviation: number; withoutDeviation: number };
     labels: Record<Category, string>;
     notice: string | null;
     list: null | {
@@ -90,14 +89,11 @@ export function CareSiteDashboard({ data }: { data: CareSiteDashboardData }) {
             />
             <DashCard
               title="Transmissions"
+              // Patients, as in the lists: Total = Without + With (docs/decisions.md).
               rows={[
-                ["Total", d.transmissions.total, listHref("total")],
-                [
-                  "Without Deviations",
-                  d.transmissions.withoutDeviation,
-                  listHref("withoutDeviation"),
-                ],
-                ["With Deviations", d.transmissions.withDeviation, listHref("withDeviation")],
+                ["Total", d.counts.total, listHref("total")],
+                ["Without Deviations", d.counts.withoutDeviation, listHref("withoutDeviation")],
+                ["With Deviations", d.counts.withDeviation, listHref("withDeviation")],
               ]}
             />
           </div>
