@@ -50,7 +50,12 @@ const SCREEN_DELAYS: Record<string, number> = {
 };
 
 /** The Invitations screens of the four roles (spec 2 §2). */
-const INVITATION_SCREENS = ["/app/invitation", "/app/clinicadmin", "/app/satable", "/app/cliniciantable"];
+const INVITATION_SCREENS = [
+  "/app/invitation",
+  "/app/clinicadmin",
+  "/app/satable",
+  "/app/cliniciantable",
+];
 
 /**
  * The snackbar delay of the screen at `pathname` for a message of `kind`: on the Invitations

@@ -149,6 +149,9 @@ const cases: Case[] = [
       // Reactivate undoes the invitee's own Deactivate only.
       await confirm("Deactivate")(page);
       await expect(page.getByRole("link", { name: "Reactivate" })).toBeVisible();
+      // A fresh page: the Deactivate message's timer (real time, set before the fake clock)
+      // would otherwise hide the next message.
+      await page.reload();
       return "The invitation is now accepted.";
     },
     show: confirm("Reactivate"),
