@@ -192,8 +192,8 @@ export function invitationToken(invitationId: string) {
 }
 
 /**
- * An invitation row from a new super admin, for a new email address (or `email`) with a valid
- * link token; returns the token and the inviter.
+ * An invitation row from a new super admin (or `inviterId`), for a new email address (or
+ * `email`) with a valid link token; returns the token and the inviter.
  */
 export async function createInvitation(
   options: {
@@ -202,9 +202,11 @@ export async function createInvitation(
     status?: string;
     expiresInMs?: number;
     email?: string;
+    /** The sender (a user of a role that may invite this one); default a new super admin. */
+    inviterId?: string;
   } = {},
 ) {
-  const inviter = await createUser("superadmin");
+  const inviter = options.inviterId ? { id: options.inviterId } : await createUser("superadmin");
   const invitationId = id("i_");
   const email = options.email ?? `${id("e2e.inv.")}@example.test`;
   const { token, tokenHash } = invitationToken(invitationId);
