@@ -15,7 +15,37 @@ const flag = z
 /** An unset variable and an empty one (`SESSION_SECRET=` in an environment file) mean the same. */
 const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
 
-const schema = z.object({
+/** A link the portal shows: an http(s) URL, or a path of the portal itself ("/app/help"). */
+export function isLinkTarget(value: string) {
+  if (/^\/(?![/\\])/.test(value)) return !/[\s\\]/.test(value);
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An announcement card's link (spec 2 §1): unset gives the default, set but empty hides the card
+ * (null), anything else must be an http(s) URL or an in-app path, or the server refuses to start.
+ */
+const announcementLink = (fallback: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => v === "" || isLinkTarget(v), "must be an http(s) URL or a path starting with /")
+    .optional()
+    .transform((v) => (v === undefined ? fallback : v === "" ? null : v));
+
+/** The announcement cards' defaults: the vendor's site, which the portal already links to. */
+export const ANNOUNCEMENT_DEFAULTS = {
+  survey: "https://www.abmrc.com/contact-us/",
+  tutorials: "https://www.abmrc.com/",
+  news: "https://www.abmrc.com/",
+} as const;
+
+export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
@@ -40,6 +70,9 @@ const schema = z.object({
   DEVICE_STATS_PASSWORD: z.string().min(8).optional(),
   DEVICE_STATS_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
   CUSTOMER_SERVICE_EMAIL: z.string().email().optional(),
+  ANNOUNCE_SURVEY_URL: announcementLink(ANNOUNCEMENT_DEFAULTS.survey),
+  ANNOUNCE_TUTORIALS_URL: announcementLink(ANNOUNCEMENT_DEFAULTS.tutorials),
+  ANNOUNCE_NEWS_URL: announcementLink(ANNOUNCEMENT_DEFAULTS.news),
 });
 
 /** /deviceStats' password outside production when DEVICE_STATS_PASSWORD is not set. */
@@ -49,7 +82,7 @@ export const DEMO_DEVICE_STATS_PASSWORD = "device-stats-demo";
 export const DEFAULT_CUSTOMER_SERVICE_EMAIL = "customerservice@arcconnect.example";
 
 function parse() {
-  const result = schema.safeParse(process.env);
+  const result = envSchema.safeParse(process.env);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join("\n")}`);
@@ -131,8 +164,28 @@ function parse() {
     /** Production sends help requests to the example address (the server warns at start). */
     defaultCustomerServiceEmailInProduction:
       raw.NODE_ENV === "production" && !raw.CUSTOMER_SERVICE_EMAIL,
+    /**
+     * The links of the staff dashboards' announcement cards (spec 2 §1): feedback survey,
+     * tutorials (under Resources), news on social media; null hides a card.
+     */
+    announcements: announcementLinksOf(raw),
     /** The demo key configured beside real keys in a deployment (the server warns at start). */
     demoLogKeyInProduction: deployed && configuredKeys.has(DEMO_KEY_ID),
+  };
+}
+
+export type AnnouncementLinks = {
+  survey: string | null;
+  tutorials: string | null;
+  news: string | null;
+};
+
+/** The announcement cards' links from the parsed variables. */
+export function announcementLinksOf(raw: z.output<typeof envSchema>): AnnouncementLinks {
+  return {
+    survey: raw.ANNOUNCE_SURVEY_URL,
+    tutorials: raw.ANNOUNCE_TUTORIALS_URL,
+    news: raw.ANNOUNCE_NEWS_URL,
   };
 }
 

@@ -46,6 +46,7 @@ import {
   type Category,
 } from "~/domain/adherence/dashboard.server";
 import type { RouteHandle } from "~/ui/rootData";
+import { AnnouncementCards } from "~/ui/AnnouncementCards";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
@@ -120,8 +121,12 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Home() {
   const home = useLoaderData<typeof loader>();
-  if (home.kind === "admin") return <AdminDashboard data={home} />;
-  return <CareSiteDashboard data={home} />;
+  return (
+    <>
+      {home.kind === "admin" ? <AdminDashboard data={home} /> : <CareSiteDashboard data={home} />}
+      <AnnouncementCards />
+    </>
+  );
 }
 
 // --- The administrators' dashboard -------------------------------------------------------------

@@ -6,6 +6,7 @@ import { Flash } from "~/ui/Flash";
 import { requireUser } from "~/domain/accounts/auth.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { APP_VERSION } from "~/lib/version.server";
+import { env } from "~/lib/env.server";
 import { countUnreadMessages, markDelivered } from "~/domain/chat/chat.server";
 import { countPendingInvitations } from "~/domain/invitations/invitation.server";
 import { useChatStream } from "~/domain/chat/ui/useChatStream";
@@ -34,6 +35,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       version: APP_VERSION,
       year: new Date().getFullYear(),
     },
+    /** The staff dashboards' announcement cards (app/ui/AnnouncementCards.tsx). */
+    announcements: env.announcements,
   };
 }
 

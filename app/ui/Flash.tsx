@@ -14,7 +14,7 @@ export function Flash({ flash, autoHideMs }: { flash?: FlashMessage | null; auto
   const id = useId();
   const { pathname } = useLocation();
   const hydrates = usePageHydrates();
-  const delay = autoHideMs ?? snackbarDelay(pathname);
+  const delay = autoHideMs ?? snackbarDelay(pathname, flash?.kind);
   const [hidden, setHidden] = useState(false);
   useEffect(() => {
     setHidden(false);

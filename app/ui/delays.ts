@@ -17,8 +17,17 @@ export const SNACKBAR_MS = {
   other: 6000,
 } as const;
 
-/** Spec 2 §9: a success message (the invitation sent or resent) clears after 5 s. */
+/**
+ * Spec 2 §4, §9: an invitation success message clears after 5 s: the sent and resent dialogs and
+ * the message after a status change (accept, reject, revoke, remove, deactivate, reactivate).
+ */
 export const SUCCESS_MESSAGE_MS = 5000;
+
+/**
+ * Spec 2 §4, §9: "a link popup hides after 5 s": the popup a Sent row's link opens instead of a
+ * page ("{email} has not accepted the invitation", "{email} has rejected the invitation").
+ */
+export const LINK_POPUP_MS = 5000;
 
 /** Password and Security: the "Your {thing} has been updated successfully" popup closes. */
 export const CONFIRMATION_PANEL_MS = 5000;
@@ -40,8 +49,20 @@ const SCREEN_DELAYS: Record<string, number> = {
   "/app/caresitesettingdashboard": SNACKBAR_MS.careSite,
 };
 
-/** The snackbar delay of the screen at `pathname`. */
-export function snackbarDelay(pathname: string) {
+/** The Invitations screens of the four roles (spec 2 §2). */
+const INVITATION_SCREENS = [
+  "/app/invitation",
+  "/app/clinicadmin",
+  "/app/satable",
+  "/app/cliniciantable",
+];
+
+/**
+ * The snackbar delay of the screen at `pathname` for a message of `kind`: on the Invitations
+ * screens a success message clears after 5 s, an error or warning after 6000 ms (spec 2 §9).
+ */
+export function snackbarDelay(pathname: string, kind?: string) {
   const path = pathname.toLowerCase().replace(/(.)\/+$/, "$1");
+  if (INVITATION_SCREENS.includes(path) && kind === "success") return SUCCESS_MESSAGE_MS;
   return SCREEN_DELAYS[path] ?? SNACKBAR_MS.other;
 }

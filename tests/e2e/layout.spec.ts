@@ -3,33 +3,9 @@
 import { createCareSite, createUser, db } from "./support/db";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
+import { layoutOf } from "./support/pageChecks";
 
 test.use({ viewport: { width: 1024, height: 768 } });
-
-/** The page's width, and the label or heading words the browser had to split over two lines. */
-async function layoutOf(page: Page) {
-  return page.evaluate(() => {
-    const broken: string[] = [];
-    const texts = document.querySelectorAll("label, h1, h2, h3, h4, h5, h6, .card-body dt, th");
-    for (const element of texts) {
-      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const text = node.textContent ?? "";
-        for (const match of text.matchAll(/\S+/g)) {
-          const range = document.createRange();
-          range.setStart(node, match.index);
-          range.setEnd(node, match.index + match[0].length);
-          // A word on one line has one box (a hyphenated compound may wrap at its hyphen).
-          const lines = new Set(
-            [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
-          );
-          if (lines.size > 1 && !match[0].includes("-")) broken.push(match[0]);
-        }
-      }
-    }
-    return { scrollWidth: document.documentElement.scrollWidth, broken };
-  });
-}
 
 async function expectFits(page: Page, path: string) {
   const response = await page.goto(path);

@@ -2,7 +2,8 @@
 // screen's delay with JavaScript, on Playwright's paused clock (shown just before the delay, gone
 // just after); without JavaScript the message stays and its close box hides it.
 import crypto from "node:crypto";
-import type { Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expectHiddenAfter } from "./support/clock";
 import { createCareSite, createInvitation, createUser, PASSWORD } from "./support/db";
 import { expect, reachCodeStep, test } from "./support/fixtures";
 
@@ -151,15 +152,6 @@ const screens: Screen[] = [
     message: "Care Site Details updated successfully",
   },
 ];
-
-/** The message, closable: visible now, hidden after exactly `delay` ms of the paused clock. */
-async function expectHiddenAfter(page: Page, message: Locator, delay: number) {
-  await expect(message).toBeVisible();
-  await page.clock.runFor(delay - 50);
-  await expect(message).toBeVisible();
-  await page.clock.runFor(100);
-  await expect(message).toBeHidden();
-}
 
 for (const screen of screens) {
   test(`${screen.name}: the message hides after ${screen.delay} ms, or by its close box`, async ({

@@ -10,6 +10,7 @@ import {
   userByUsername,
 } from "./support/db";
 import { expect, reachCodeStep, test } from "./support/fixtures";
+import { expectClean, watch } from "./support/pageChecks";
 
 test.use({ viewport: { width: 1024, height: 768 } });
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the check is of the JavaScript pages");
@@ -20,33 +21,6 @@ const DEMO = {
   clinicadmin: "demo.siteadmin",
   clinician: "demo.clinician",
 } as const;
-
-/** Records what the page reports from the moment it is called (except what `expected` matches). */
-function watch(page: Page, expected?: RegExp) {
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    const text = message.text().split("\n")[0];
-    if (expected?.test(text)) return;
-    if (message.type() === "error") problems.push(`console error: ${text}`);
-    else if (/hydrat/i.test(text)) problems.push(`console ${message.type()}: ${text}`);
-  });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  return problems;
-}
-
-/**
- * Judges the page now shown: waits for React to hydrate it when it ships React (root.tsx marks
- * the document), then checks what was reported and the page's width.
- */
-async function expectClean(page: Page, problems: string[]) {
-  await page.waitForLoadState("load");
-  if ((await page.locator("script[type=module]").count()) > 0) {
-    await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
-  }
-  expect(problems).toEqual([]);
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width, "page width at a 1024 px window").toBeLessThanOrEqual(1024);
-}
 
 async function visit(page: Page, path: string) {
   const problems = watch(page);

@@ -155,6 +155,18 @@ describe("production secrets", () => {
     expect(result.stderr).toContain("DEVICE_LOG_KEYS entry 1 (site)");
   });
 
+  it("an announcement link that is neither http(s) nor a portal path stops the start, naming it", async () => {
+    const result = await run(["-e", PROBE], {
+      NODE_ENV: "production",
+      DATA_DIR: dataDir(),
+      SESSION_SECRET: SECRET,
+      DEVICE_LOG_KEYS: SITE_KEY,
+      ANNOUNCE_NEWS_URL: "javascript:alert(1)",
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("ANNOUNCE_NEWS_URL: must be an http(s) URL or a path");
+  });
+
   it("are judged by the environment as it is when first used, not when the module is imported", async () => {
     // server.ts may import the env module before it settles NODE_ENV (defaulting to production).
     const result = await run(

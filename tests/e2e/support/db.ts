@@ -191,18 +191,24 @@ export function invitationToken(invitationId: string) {
   return { token, tokenHash: crypto.createHash("sha256").update(token).digest("hex") };
 }
 
-/** An invitation row for a new email address with a valid link token; returns the token. */
+/**
+ * An invitation row from a new super admin (or `inviterId`), for a new email address (or
+ * `email`) with a valid link token; returns the token and the inviter.
+ */
 export async function createInvitation(
   options: {
     role?: string;
     careSiteId?: string | null;
     status?: string;
     expiresInMs?: number;
+    email?: string;
+    /** The sender (a user of a role that may invite this one); default a new super admin. */
+    inviterId?: string;
   } = {},
 ) {
-  const inviter = await createUser("superadmin");
+  const inviter = options.inviterId ? { id: options.inviterId } : await createUser("superadmin");
   const invitationId = id("i_");
-  const email = `${id("e2e.inv.")}@example.test`;
+  const email = options.email ?? `${id("e2e.inv.")}@example.test`;
   const { token, tokenHash } = invitationToken(invitationId);
   const careSiteId = options.careSiteId === undefined ? anyCareSiteId() : options.careSiteId;
   await withPrisma((client) =>
@@ -217,7 +223,7 @@ export async function createInvitation(
       expiresAt: Date.now() + (options.expiresInMs ?? 24 * 3_600_000),
     }),
   );
-  return { id: invitationId, email, token };
+  return { id: invitationId, email, token, inviterId: inviter.id };
 }
 
 export function invitationById(invitationId: string) {

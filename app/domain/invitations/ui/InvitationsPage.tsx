@@ -2,9 +2,11 @@
 // confirmation and success dialogs. Rendered by the four role routes with data from
 // domain/invitations/screen.server.ts; the invitation dialog is InviteDialog.tsx.
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
+import { useMemo } from "react";
 import { ConfirmDialog, Dialog, useCloseHref } from "~/ui/Dialog";
 import { DataTable, type Column } from "~/ui/DataTable";
-import { SUCCESS_MESSAGE_MS } from "~/ui/delays";
+import { LINK_POPUP_MS, SUCCESS_MESSAGE_MS } from "~/ui/delays";
+import { Flash, type FlashMessage } from "~/ui/Flash";
 import type { InvitationsScreen } from "~/domain/invitations/screen.server";
 import type { InvitationAction } from "~/domain/invitations/rules";
 import { ROLE_NAMES } from "~/domain/roles";
@@ -36,6 +38,10 @@ const STATUS_LABELS: Record<string, string> = {
 export function InvitationsPage() {
   const page = useLoaderData() as Data;
   const location = useLocation();
+  const notice = useMemo<FlashMessage | null>(
+    () => (page.notice ? { kind: "warning", message: page.notice } : null),
+    [page.notice],
+  );
   const closeHref = useCloseHref([
     "dialog",
     "email",
@@ -126,11 +132,9 @@ export function InvitationsPage() {
           <h2 className="h5">
             {page.list === "sent" ? "Sent invitations" : "Received invitations"}
           </h2>
-          {page.notice ? (
-            <div className="alert alert-warning" role="alert">
-              {page.notice}
-            </div>
-          ) : null}
+          {/* The row link's popup (spec 2 §2, §4): hides after 5 s, or by its close box; keyed by
+              the navigation, so clicking the link again shows it again. */}
+          <Flash key={location.key} flash={notice} autoHideMs={LINK_POPUP_MS} />
           {page.sent ? (
             <DataTable
               columns={sentColumns}
