@@ -344,7 +344,8 @@ test("yesterday's table lists what its summary sent, not what the settings saved
   await page.goto("/app/notificationsettings");
   await page.getByLabel("SpO2 threshold (0 - N%)").fill("90");
   await page.getByRole("button", { name: "Save" }).click();
-  await expect(page).toHaveURL(/\/app\/notificationSummary$/);
+  // The save and the summary may take a while on a loaded machine: the test's own timeout.
+  await page.waitForURL(/\/app\/notificationSummary$/);
   await expect(
     page.getByText("Notification settings has been updated successfully!"),
   ).toBeVisible();
