@@ -1,6 +1,7 @@
 // /app/notificationSummary/csv?c=<careSiteId>[&day=YYYY-MM-DD]: CSV downloads of the summary page
 // (spec 2 "Notification summary", §8). Without `day`: the page's table (yesterday in the care
-// site's zone) as NotificationSummary_<day>.csv, without the columns the spec drops. With `day`:
+// site's zone, as its summary was sent: the archive) as NotificationSummary_<day>.csv, without the
+// columns the spec drops; just the header while that day has no archive. With `day`:
 // the archived summary of that day as stored when it was sent, named
 // Notification_Summary_<DD>_<Mon>_<YYYY>.csv, or the text "No notifications for this date" when
 // nothing was generated. A care site the user is not accepted at answers 404, like the page.

@@ -85,7 +85,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (rememberCareSite(session, user, chosen) === "stored") {
     headers.set("Set-Cookie", await commitSession(session));
   }
-  const { site, day, settings, rows, archive } = notFoundUnless(
+  const { site, day, settings, sent, rows, archive } = notFoundUnless(
     await notificationSummaryFor(user, chosen),
   );
   const params = readListParams(request.url, {
@@ -108,6 +108,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
         // Both care site roles see the edit icon (spec 2 §6); a clinician's page is read-only.
         editHref: notificationSettingsHref(site.id),
         dayLabel: formatDay(day),
+        // Yesterday's rows are those the summary sent (its archive), not today's settings' list.
+        sent,
         table: { ...table, total: rows.length },
         csvHref: `${PATH}/csv?${new URLSearchParams({ c: site.id })}`,
         archive: archive.map((a) => ({

@@ -8,6 +8,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { useMemo } from "react";
 import { CareSiteDetailsCard } from "~/domain/careSites/ui/CareSiteDetails";
 import { NotificationSettingsForm } from "~/domain/notifications/ui/NotificationSettingsForm";
 import { rememberCareSite, requireActor } from "~/domain/actor.server";
@@ -136,6 +137,16 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function NotificationSettingsPage() {
   const { page } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
+  // One message object per answer (its identity restarts the message's timer).
+  const message = useMemo(
+    () =>
+      actionData?.formError
+        ? { kind: "danger" as const, message: actionData.formError }
+        : actionData?.formInfo
+          ? { kind: "info" as const, message: actionData.formInfo }
+          : null,
+    [actionData],
+  );
   if (!page) return <p className="card card-body">No clinic found</p>;
   const values = actionData?.values ?? page.values;
   return (
@@ -147,8 +158,7 @@ export default function NotificationSettingsPage() {
         careSiteName={page.site.name}
         values={values}
         errors={actionData?.errors}
-        formError={actionData?.formError}
-        formInfo={actionData?.formInfo}
+        message={message}
         canEdit={page.canEdit}
       />
       <CareSiteDetailsCard site={page.site} />

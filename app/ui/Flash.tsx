@@ -10,7 +10,16 @@ export type FlashMessage = { kind: "success" | "danger" | "warning" | "info"; me
  * with JavaScript it also hides itself after its screen's delay (app/ui/delays.ts): React hides it
  * on hydrated pages, /js/flash.js on the pages that do not hydrate (sign-in, forgotten password).
  */
-export function Flash({ flash, autoHideMs }: { flash?: FlashMessage | null; autoHideMs?: number }) {
+export function Flash({
+  flash,
+  autoHideMs,
+  role = "status",
+}: {
+  flash?: FlashMessage | null;
+  autoHideMs?: number;
+  /** "alert" for an error the user should hear at once (a failed save). */
+  role?: "status" | "alert";
+}) {
   const id = useId();
   const { pathname } = useLocation();
   const hydrates = usePageHydrates();
@@ -28,7 +37,7 @@ export function Flash({ flash, autoHideMs }: { flash?: FlashMessage | null; auto
       <input type="checkbox" id={id} className="flash-toggle d-none" />
       <div
         className={`flash alert alert-${flash.kind} d-flex justify-content-between`}
-        role="status"
+        role={role}
         data-autohide-ms={hydrates ? undefined : delay}
       >
         <span>{flash.message}</span>

@@ -34,7 +34,7 @@ export const CONFIRMATION_PANEL_MS = 5000;
 /** Password and Security: its forms clear after a success. */
 export const FORM_CLEAR_MS = 5000;
 
-/** Each spec 1 screen's snackbar delay, by path (lower case). */
+/** Each screen's snackbar delay, by path (lower case); other screens: SNACKBAR_MS.other. */
 const SCREEN_DELAYS: Record<string, number> = {
   "/": SNACKBAR_MS.signIn,
   "/forgotpassword": SNACKBAR_MS.accounts,
@@ -47,6 +47,11 @@ const SCREEN_DELAYS: Record<string, number> = {
   "/app/settings": SNACKBAR_MS.profile,
   "/app/clinicprofiledetails": SNACKBAR_MS.careSite,
   "/app/caresitesettingdashboard": SNACKBAR_MS.careSite,
+  // Spec 2 §4, §9: the summary's only message is the success of a settings save (5 s).
+  "/app/notificationsummary": SUCCESS_MESSAGE_MS,
+  // Spec 2 §8, §9: "Error occured! couldn't save data" is an error snackbar (6000 ms); our
+  // Nochange notice hides with it.
+  "/app/notificationsettings": SNACKBAR_MS.other,
 };
 
 /** The Invitations screens of the four roles (spec 2 §2). */

@@ -7,6 +7,8 @@ import type { Download, Page } from "@playwright/test";
 import { formatDay, yesterdayInZone } from "../../app/lib/time";
 import { anyCareSiteId, createCareSite, createUser, db } from "./support/db";
 import { expect, test } from "./support/fixtures";
+import { archiveYesterday } from "./support/summary";
+import { careSiteWithTherapyPatient } from "./support/therapy";
 
 const ZONE = "America/Chicago";
 
@@ -209,8 +211,10 @@ test("the summary shows yesterday's table with its CSV, and the archive download
   for (const header of ["Last Name", "First Name", "Adherence %", "SpO2", "Deviation"]) {
     await expect(table.getByRole("columnheader", { name: header })).toBeVisible();
   }
+  // No summary was made for yesterday: nothing is listed (never today's settings' list).
   await expect(table).toContainText("No data found");
   await expect(page.getByTitle("Rows shown / total")).toHaveText("Rows shown: 0/0");
+  await expect(page.getByText("No summary has been made for this day.")).toBeVisible();
 
   // Sorting is a link: Last Name again sorts descending.
   await table.getByRole("link", { name: "Last Name" }).click();
@@ -242,7 +246,10 @@ test("the demo care site's summary lists yesterday's patients in pages of 10, so
   page,
   signInAs,
 }) => {
-  const clinician = await createUser("clinician", { careSiteIds: [anyCareSiteId()] });
+  const siteId = anyCareSiteId();
+  // The table is yesterday's summary as sent: made here, as 07:00 today made it (or already had).
+  archiveYesterday(siteId);
+  const clinician = await createUser("clinician", { careSiteIds: [siteId] });
   await signInAs(clinician.id);
   await page.goto("/app/notificationSummary");
   const yesterday = formatDay(yesterdayInZone(new Date(), ZONE));
@@ -279,6 +286,151 @@ test("the demo care site's summary lists yesterday's patients in pages of 10, so
   const lines = csv.text.trim().split("\n");
   expect(lines[0]).toBe('"Last Name","First Name","Adherence %","SpO2","Deviation"');
   expect(lines).toHaveLength(total + 1);
+});
+
+function setThresholds(
+  careSiteId: string,
+  thresholds: { adherence: number; spo2: number; therapyAdjustment: boolean },
+) {
+  const database = db();
+  try {
+    database
+      .prepare(
+        `INSERT INTO "NotificationSetting" (careSiteId, days, recipients, adherenceThreshold,
+           spo2Threshold, therapyAdjustment, updatedAt)
+         VALUES (?, 'monday,tuesday,wednesday,thursday,friday,saturday,sunday',
+           'lead@example.test', ?, ?, ?, ?)`,
+      )
+      .run(
+        careSiteId,
+        thresholds.adherence,
+        thresholds.spo2,
+        thresholds.therapyAdjustment ? 1 : 0,
+        Date.now(),
+      );
+  } finally {
+    database.close();
+  }
+}
+
+function archivedRowCount(careSiteId: string, day: string) {
+  const database = db();
+  try {
+    return (
+      database
+        .prepare(`SELECT rowCount FROM "NotificationSummary" WHERE careSiteId = ? AND day = ?`)
+        .get(careSiteId, day) as { rowCount: number } | undefined
+    )?.rowCount;
+  } finally {
+    database.close();
+  }
+}
+
+test("yesterday's table lists what its summary sent, not what the settings saved since would list", async ({
+  page,
+  signInAs,
+}) => {
+  // The patient's therapy of yesterday read SpO2 96 at its lowest.
+  const { siteId, patient } = await careSiteWithTherapyPatient({ days: 2 });
+  // Settings A: SpO2 under 97 lists the patient (adherence and therapy adjustments off).
+  setThresholds(siteId, { adherence: 0, spo2: 97, therapyAdjustment: false });
+  const { day, created } = archiveYesterday(siteId);
+  expect(created).toBe(true);
+  expect(archivedRowCount(siteId, day), "the summary sent listed the patient").toBe(1);
+
+  // Settings B, saved through the form: SpO2 under 90 would list nobody today.
+  const admin = await createUser("clinicadmin", { careSiteIds: [siteId] });
+  await signInAs(admin.id);
+  await page.goto("/app/notificationsettings");
+  await page.getByLabel("SpO2 threshold (0 - N%)").fill("90");
+  await page.getByRole("button", { name: "Save" }).click();
+  // The save and the summary may take a while on a loaded machine: the test's own timeout.
+  await page.waitForURL(/\/app\/notificationSummary$/);
+  await expect(
+    page.getByText("Notification settings has been updated successfully!"),
+  ).toBeVisible();
+
+  // The cards say the current settings; the table what was sent with A.
+  await expect(region(page, "SpO2")).toContainText("ON0 - 90%");
+  const table = page.getByRole("table", { name: `Notification for ${formatDay(day)}` });
+  await expect(table.locator("tbody tr")).toHaveCount(1);
+  const row = table.locator("tbody tr").first();
+  await expect(row).toContainText(patient.username);
+  await expect(row).toContainText("96%");
+  await expect(page.getByTitle("Rows shown / total")).toHaveText("Rows shown: 1/1");
+  await expect(page.getByText("No summary has been made for this day.")).toHaveCount(0);
+
+  const csv = await downloaded(page, () =>
+    page.getByRole("link", { name: "Download CSV" }).click(),
+  );
+  expect(csv.name).toBe(`NotificationSummary_${day}.csv`);
+  const lines = csv.text.trim().split("\n");
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toContain(patient.username);
+});
+
+test("an archive report reads \"Loading data...\" while its file is fetched; without JavaScript it is a plain download", async ({
+  page,
+  signInAs,
+  javaScriptEnabled,
+}) => {
+  const site = createCareSite("Archive Clinic");
+  const admin = await createUser("clinicadmin", { careSiteIds: [site.id] });
+  const yesterday = yesterdayInZone(new Date(), ZONE);
+  const [y, m, d] = yesterday.split("-").map(Number);
+  const threeDaysAgo = new Date(Date.UTC(y, m - 1, d - 2)).toISOString().slice(0, 10);
+  const csv = '"Last Name","First Name","Adherence %","SpO2","Deviation"\n"Roe","Ann",35,91,"no"';
+  archiveSummary(site.id, threeDaysAgo, csv);
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  await signInAs(admin.id);
+  await page.goto("/app/notificationSummary");
+
+  const archive = page.getByRole("table", { name: "Last 14 notifications summary" });
+  const reportName = `Notification_Summary_${formatDay(threeDaysAgo, "dd_MMM_yyyy")}`;
+  const report = archive.getByRole("link", { name: reportName, exact: true });
+  await expect(report).toHaveAttribute(
+    "href",
+    `/app/notificationSummary/csv?${new URLSearchParams({ c: site.id, day: threeDaysAgo })}`,
+  );
+
+  if (!javaScriptEnabled) {
+    const file = await downloaded(page, () => report.click());
+    expect(file).toEqual({ name: `${reportName}.csv`, text: csv });
+    return;
+  }
+
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  // The file is held until the link has been seen loading.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/app/notificationSummary/csv?*", async (route) => {
+    await held;
+    await route.continue();
+  });
+  const download = page.waitForEvent("download");
+  await report.click();
+  const loading = archive.getByRole("link", { name: "Loading data...", exact: true });
+  await expect(loading).toHaveText("Loading data...");
+  await expect(archive.getByRole("link", { name: reportName, exact: true })).toHaveCount(0);
+  release();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`${reportName}.csv`);
+  expect(await readDownload(file)).toBe(csv);
+  await expect(report).toBeVisible();
+  await expect(loading).toHaveCount(0);
+
+  // A failed fetch saves the spec's text under the report's name.
+  await page.unroute("**/app/notificationSummary/csv?*");
+  await page.route("**/app/notificationSummary/csv?*", (route) =>
+    route.fulfill({ status: 500, body: "boom" }),
+  );
+  const failed = await downloaded(page, () => report.click());
+  expect(failed).toEqual({ name: `${reportName}.csv`, text: "No notifications for this date" });
+  await expect(report).toBeVisible();
+  expect(errors.filter((e) => !e.includes("500"))).toEqual([]);
 });
 
 /** The rows the weekday buttons sit on, and the labels the browser split inside a word. */

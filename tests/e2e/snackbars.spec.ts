@@ -4,7 +4,7 @@
 import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expectHiddenAfter } from "./support/clock";
-import { createCareSite, createInvitation, createUser, PASSWORD } from "./support/db";
+import { createCareSite, createInvitation, createUser, db, PASSWORD } from "./support/db";
 import { expect, reachCodeStep, test } from "./support/fixtures";
 
 type SignInAs = (userId: string) => Promise<void>;
@@ -17,6 +17,8 @@ type Screen = {
   /** Posts: the screen answers with the message. */
   post: (page: Page) => Promise<void>;
   message: string | RegExp;
+  /** The message's role: "status" unless it is an error read out at once. */
+  role?: "status" | "alert";
 };
 
 const resend = (page: Page) =>
@@ -46,6 +48,51 @@ async function forgotCodeStep(page: Page, channel: "email" | "phone") {
 }
 
 const RESENT_MOBILE = "New Verification code has been sent to your registered mobile!";
+
+/** A care site admin on the notification settings of a care site of their own. */
+async function notificationSettings(page: Page, signInAs: SignInAs, options: { saved?: boolean }) {
+  const site = createCareSite("Snackbar Clinic");
+  if (options.saved) {
+    const database = db();
+    try {
+      database
+        .prepare(
+          `INSERT INTO "NotificationSetting" (careSiteId, days, recipients, adherenceThreshold,
+             spo2Threshold, therapyAdjustment, updatedAt)
+           VALUES (?, 'monday', 'lead@example.test', 70, 90, 0, ?)`,
+        )
+        .run(site.id, Date.now());
+    } finally {
+      database.close();
+    }
+  }
+  const admin = await createUser("clinicadmin", { careSiteIds: [site.id] });
+  await signInAs(admin.id);
+  await page.goto("/app/notificationsettings");
+  if (!options.saved) {
+    // Save waits for a recipient.
+    await page.getByLabel("Email", { exact: true }).fill("lead@example.test");
+    await page.getByRole("button", { name: "Add" }).click();
+    await expect(page.getByRole("list", { name: "Recipients" })).toContainText("lead@example.test");
+  }
+  return site;
+}
+
+/** The care site's settings can no longer be written: the save fails (a trigger refuses it). */
+function failNotificationSettingsWrites(careSiteId: string) {
+  const database = db();
+  try {
+    database.exec(
+      `CREATE TRIGGER "fail_${careSiteId}" BEFORE INSERT ON "NotificationSetting"
+       WHEN NEW.careSiteId = '${careSiteId}' BEGIN SELECT RAISE(ABORT, 'disk full'); END`,
+    );
+  } finally {
+    database.close();
+  }
+}
+
+const saveNotificationSettings = (page: Page) =>
+  page.getByRole("button", { name: "Save" }).click();
 
 const screens: Screen[] = [
   {
@@ -151,6 +198,38 @@ const screens: Screen[] = [
     post: (page) => page.getByRole("button", { name: "Submit" }).click(),
     message: "Care Site Details updated successfully",
   },
+  {
+    // Spec 2 §4 and §9: the summary's success message after a save, 5 s.
+    name: "Notification Summary (settings saved)",
+    delay: 5000,
+    open: async (page, signInAs) => {
+      await notificationSettings(page, signInAs, { saved: false });
+    },
+    post: saveNotificationSettings,
+    message: "Notification settings has been updated successfully!",
+  },
+  {
+    // Spec 2 §8 and §9: an error snackbar, 6000 ms.
+    name: "Notifications (save fails)",
+    delay: 6000,
+    open: async (page, signInAs) => {
+      const site = await notificationSettings(page, signInAs, { saved: false });
+      failNotificationSettingsWrites(site.id);
+    },
+    post: saveNotificationSettings,
+    message: "Error occured! couldn't save data",
+    role: "alert",
+  },
+  {
+    // Ours (the spec's Nochange result): hides with the screen's snackbars, 6000 ms.
+    name: "Notifications (nothing changed)",
+    delay: 6000,
+    open: async (page, signInAs) => {
+      await notificationSettings(page, signInAs, { saved: true });
+    },
+    post: saveNotificationSettings,
+    message: "Nothing to save: the notification settings are unchanged.",
+  },
 ];
 
 for (const screen of screens) {
@@ -159,7 +238,7 @@ for (const screen of screens) {
     signInAs,
     javaScriptEnabled,
   }) => {
-    const message = page.getByRole("status").filter({ hasText: screen.message });
+    const message = page.getByRole(screen.role ?? "status").filter({ hasText: screen.message });
     await screen.open(page, signInAs);
     if (!javaScriptEnabled) {
       await screen.post(page);

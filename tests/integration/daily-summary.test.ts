@@ -20,7 +20,11 @@ import {
 } from "~/jobs/dailySummary.server";
 import { jobs } from "~/jobs/housekeeping.server";
 import { startBackground, stopBackground } from "~/jobs/lifecycle.server";
-import { runDailySummary } from "~/domain/notifications/dailySummary.server";
+import {
+  notificationSummaryFor,
+  runDailySummary,
+  summaryDownloadFor,
+} from "~/domain/notifications/dailySummary.server";
 import {
   archivedSummaryCsv,
   summaryArchive,
@@ -32,7 +36,13 @@ import { ingestTransmission } from "~/domain/devices/ingest.server";
 import { readNotificationSettings } from "~/domain/notifications/settings.server";
 import { addDays } from "~/domain/adherence/score";
 import { transmissionSchema } from "~/domain/devices/schema";
-import { createCareSite, createPairedPatient, uid } from "../support/factories";
+import {
+  actorOf,
+  createCareSite,
+  createPairedPatient,
+  createUser,
+  uid,
+} from "../support/factories";
 import { closedPort, startSmtpServer, type ReceivedMail } from "../support/smtp";
 import { STANDARD_PRESCRIPTION } from "../../scripts/sim/client";
 
@@ -425,6 +435,59 @@ describe("the Friday run", () => {
     );
     expect(await archivedSummaryCsv(world.site.id, "2026-10-14")).toBeNull();
     expect(archive.find((a) => a.day === "2026-10-14")!.generated).toBe(false);
+  });
+});
+
+describe("the summary screen shows what was sent (issue 21 item 6)", () => {
+  const siteAdmin = async () =>
+    actorOf(await createUser({ role: "clinicadmin", careSites: [{ id: world.site.id }] }));
+
+  it("lists the archived rows of yesterday, though the settings changed after the run", async () => {
+    await runDailySummary(summaryRunAt(RUN_DAY)); // whatever ran before, DAY is archived
+    const sent = await archived(world.site.id, DAY);
+    expect(sent?.rowCount).toBe(3);
+    const actor = await siteAdmin();
+    const now = at(RUN_DAY, 12);
+    // Settings changed since: SpO2 and therapy adjustments off would list Ben alone.
+    await prisma.notificationSetting.update({
+      where: { careSiteId: world.site.id },
+      data: { spo2Threshold: 0, therapyAdjustment: false },
+    });
+    try {
+      expect((await summaryRows(world.site.id, DAY)).map((r) => r.firstName)).toEqual(["Ben"]);
+      const screen = (await notificationSummaryFor(actor, world.site.id, now))!;
+      expect(screen.day).toBe(DAY);
+      expect(screen.sent).toBe(true);
+      expect(screen.rows.map((r) => r.firstName)).toEqual(["Ben", "Cal", "Dee"]);
+      expect(screen.rows).toEqual(JSON.parse(sent!.rows));
+      // The cards show the settings as they are now.
+      expect(screen.settings).toMatchObject({ adherence: 70, spo2: 0, therapyAdjustment: false });
+      const download = (await summaryDownloadFor(actor, world.site.id, null, now))!;
+      expect(download).toMatchObject({ day: DAY, csv: sent!.csv, rowCount: 3 });
+    } finally {
+      await prisma.notificationSetting.update({
+        where: { careSiteId: world.site.id },
+        data: { spo2Threshold: 90, therapyAdjustment: true },
+      });
+    }
+  });
+
+  it("lists nobody for a day without a summary, never today's settings' list", async () => {
+    const actor = await siteAdmin();
+    // Saturday: the care site selects Monday and Friday, so Friday (RUN_DAY) has no summary,
+    // though Cal's reading of 70 that day is under the SpO2 threshold.
+    const now = at("2026-10-17", 12);
+    expect((await summaryRows(world.site.id, RUN_DAY)).map((r) => r.firstName)).toContain("Cal");
+    expect(await archived(world.site.id, RUN_DAY)).toBeNull();
+    const screen = (await notificationSummaryFor(actor, world.site.id, now))!;
+    expect(screen).toMatchObject({ day: RUN_DAY, sent: false, rows: [] });
+    expect(screen.archive[0]).toMatchObject({ day: RUN_DAY, generated: false });
+    const download = (await summaryDownloadFor(actor, world.site.id, null, now))!;
+    expect(download).toMatchObject({
+      day: RUN_DAY,
+      csv: `"Last Name","First Name","Adherence %","SpO2","Deviation"`,
+      rowCount: 0,
+    });
   });
 });
 

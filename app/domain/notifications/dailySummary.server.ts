@@ -22,6 +22,7 @@ import {
   type Weekday,
 } from "~/domain/notifications/settings.server";
 import {
+  archivedSummary,
   archivedSummaryCsv,
   summaryArchive,
   summaryCsv,
@@ -69,25 +70,28 @@ function summarySiteFor(actor: Actor, careSiteId: string) {
 
 /**
  * The Notification Summary screen of a care site the actor may read (access.server.ts
- * notificationsReadableBy), or null (404): the current settings, yesterday's rows (site zone)
- * and the 14-day archive.
+ * notificationsReadableBy), or null (404): the current settings (the "Current notification
+ * settings" cards), yesterday's summary (site zone) as it was sent, read from the archive (issue
+ * 21 item 6: never recomputed with today's settings; `sent` false and no rows while that day has
+ * no archive), and the 14-day archive.
  */
 export async function notificationSummaryFor(actor: Actor, careSiteId: string, now = new Date()) {
   const site = await summarySiteFor(actor, careSiteId);
   if (!site) return null;
   const day = yesterdayInZone(now, site.timeZone);
-  const settings = await readNotificationSettings(site.id);
-  const [rows, archive] = await Promise.all([
-    summaryRows(site.id, day, settings),
+  const [settings, sent, archive] = await Promise.all([
+    readNotificationSettings(site.id),
+    archivedSummary(site.id, day),
     summaryArchive(site.id, dayInZone(now, site.timeZone)),
   ]);
-  return { site, day, settings, rows, archive };
+  return { site, day, settings, sent: sent !== null, rows: sent?.rows ?? [], archive };
 }
 
 /**
  * A download of the summary screen for a care site the actor may read, or null (404): with
  * `archivedDay`, the CSV archived for that day (null csv when none was generated); without, the
- * screen's table of yesterday (site zone).
+ * screen's table of yesterday (site zone): the CSV archived for it, or just the header while
+ * that day has no archive (the table is empty then).
  */
 export async function summaryDownloadFor(
   actor: Actor,
@@ -102,8 +106,14 @@ export async function summaryDownloadFor(
     return { site, day: archivedDay, archived: true as const, csv, rowCount: null };
   }
   const day = yesterdayInZone(now, site.timeZone);
-  const rows = await summaryRows(site.id, day, await readNotificationSettings(site.id));
-  return { site, day, archived: false as const, csv: summaryCsv(rows), rowCount: rows.length };
+  const sent = await archivedSummary(site.id, day);
+  return {
+    site,
+    day,
+    archived: false as const,
+    csv: sent?.csv ?? summaryCsv([]),
+    rowCount: sent?.rows.length ?? 0,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -141,9 +151,10 @@ type SiteOutcome = { created: boolean; emails: number };
 /**
  * Archives one care site's day and queues its emails, unless that day is archived already. The
  * row and the emails commit together; losing the race to another run (a second process) is a
- * unique-key error on the row, and counts as "already ran".
+ * unique-key error on the row, and counts as "already ran". Exported for the browser tests, which
+ * archive one care site's day as the run would (tests/e2e/support/summary.ts).
  */
-async function summarizeCareSite(
+export async function summarizeCareSite(
   site: { id: string; name: string },
   day: string,
   settings: NotificationSettings,

@@ -1,8 +1,10 @@
 // Who a care site's daily notification summary lists (spec 2 "Notification summary", DESIGN.md §5),
 // its CSV, and the 14-day archive of what the run stored (dailySummary.server.ts).
+import { z } from "zod";
 import { patientsOf } from "~/domain/access.server";
 import { prisma } from "~/lib/db.server";
 import { toCsv } from "~/lib/csv";
+import { logger } from "~/lib/logger.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { formatDay } from "~/lib/time";
 import {
@@ -133,6 +135,50 @@ export async function summaryArchive(
     reportName: summaryReportName(day),
     generated: generated.has(day),
   }));
+}
+
+const archivedRowsSchema = z.array(
+  z.object({
+    patientId: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    photoUrl: z.string(),
+    adherencePercent: z.number().nullable(),
+    spo2: z.number().nullable(),
+    deviation: z.boolean(),
+    therapyAdjusted: z.boolean(),
+  }),
+);
+
+/** The rows column of an archived summary; an unreadable one is logged and lists nobody. */
+function archivedRows(stored: string, where: { careSiteId: string; day: string }): SummaryRow[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stored);
+  } catch {
+    parsed = undefined;
+  }
+  const rows = archivedRowsSchema.safeParse(parsed);
+  if (rows.success) return rows.data;
+  logger.error("notification summary: archived rows unreadable", where);
+  return [];
+}
+
+/**
+ * The summary archived for a care site and day as it was sent (its rows and CSV, built with the
+ * settings of that run), or null when none was made (the run has not come yet, the day's weekday
+ * is not scheduled, or the care site is newer than the day).
+ */
+export async function archivedSummary(
+  careSiteId: string,
+  day: string,
+): Promise<{ rows: SummaryRow[]; csv: string } | null> {
+  const row = await prisma.notificationSummary.findUnique({
+    where: { careSiteId_day: { careSiteId, day } },
+    select: { rows: true, csv: true },
+  });
+  if (!row) return null;
+  return { rows: archivedRows(row.rows, { careSiteId, day }), csv: row.csv };
 }
 
 /** The CSV archived for a care site and day, or null when none was generated. */

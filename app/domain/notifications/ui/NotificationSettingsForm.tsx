@@ -5,6 +5,7 @@
 // page read-only: disabled controls, no Add, no ×, no Save.
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { Flash, type FlashMessage } from "~/ui/Flash";
 import {
   THRESHOLD_MAX,
   THRESHOLD_MIN,
@@ -18,8 +19,12 @@ export type NotificationSettingsFormProps = {
   careSiteName: string;
   values: NotificationFormValues;
   errors?: NotificationFormErrors;
-  formError?: string;
-  formInfo?: string;
+  /**
+   * The answer's message: "Error occured! couldn't save data" or the Nochange notice. With
+   * JavaScript it hides after the screen's snackbar delay (app/ui/delays.ts); a new object for
+   * each answer, so a repeated answer shows it again.
+   */
+  message?: FlashMessage | null;
   canEdit: boolean;
 };
 
@@ -40,16 +45,7 @@ export function NotificationSettingsForm(props: NotificationSettingsFormProps) {
   return (
     <Form method="post" noValidate className="notification-settings" aria-busy={busy}>
       <input type="hidden" name="careSiteId" value={careSiteId} />
-      {props.formError ? (
-        <div className="alert alert-danger" role="alert">
-          {props.formError}
-        </div>
-      ) : null}
-      {props.formInfo ? (
-        <div className="alert alert-info" role="status">
-          {props.formInfo}
-        </div>
-      ) : null}
+      <Flash flash={props.message} role={props.message?.kind === "danger" ? "alert" : "status"} />
       <fieldset disabled={!canEdit} className="d-grid gap-3">
         <section className="card">
           <div className="card-body">

@@ -1,8 +1,10 @@
 // The notification summary page (spec 2 "Notification summary"): care site choice, the current
-// settings cards with the edit icon, yesterday's table with its CSV, and the 14-day archive. Plain
-// links and forms: it all works without JavaScript.
+// settings cards with the edit icon, yesterday's table (the summary as it was sent) with its CSV,
+// and the 14-day archive. Plain links and forms: it all works without JavaScript; with it, an
+// archive report reads "Loading data..." while its file is fetched (ArchiveReportLink).
 import { Link } from "@remix-run/react";
 import { CareSitePicker } from "~/domain/careSites/ui/CareSitePicker";
+import { ArchiveReportLink } from "~/domain/notifications/ui/ArchiveReportLink";
 import { DataTable, type Column } from "~/ui/DataTable";
 import { DeviationBadge } from "~/ui/DeviationBadge";
 import type { SummaryRow } from "~/domain/notifications/summaryRows.server";
@@ -20,6 +22,8 @@ export type NotificationSummaryData = {
     settings: { adherence: number; spo2: number; therapyAdjustment: boolean };
     editHref: string;
     dayLabel: string;
+    /** Yesterday's summary was made (the table lists its archived rows); false: none yet. */
+    sent: boolean;
     table: {
       params: { q: string; sort: string; order: "asc" | "desc"; page: number };
       matching: number;
@@ -144,6 +148,12 @@ function SummaryBody({ page }: { page: NonNullable<NotificationSummaryData["page
               </a>
             </div>
           </div>
+          {page.sent ? null : (
+            <p className="text-muted small mb-2">
+              No summary has been made for this day. Summaries are made at 7:00 am Central Time on
+              the days of the notification schedule.
+            </p>
+          )}
           <DataTable
             columns={columns}
             rows={table.rows}
@@ -176,9 +186,7 @@ function SummaryBody({ page }: { page: NonNullable<NotificationSummaryData["page
                   <tr key={a.day}>
                     <td>{a.date}</td>
                     <td>
-                      <a href={a.href} download>
-                        {a.reportName}
-                      </a>
+                      <ArchiveReportLink href={a.href} reportName={a.reportName} />
                       {a.generated ? null : (
                         <span className="text-muted small ms-2">(no notifications)</span>
                       )}
