@@ -598,7 +598,11 @@ describe("Add Care Site", () => {
     const flash = await bodyOf<{ flash: unknown }>(
       await browser.run(rootLoader, browser.get("/app")),
     );
-    expect(flash.flash).toEqual({ kind: "success", message: "Clinic added successfully" });
+    expect(flash.flash).toEqual({
+      kind: "success",
+      message: "Clinic added successfully",
+      autoHideMs: 5000,
+    });
     const list = await home(browser, `?tab=caresite&cs_q=${fields.name}`);
     expect(list.list.rows.map((r) => r.id)).toEqual([created.id]);
   });
@@ -625,9 +629,12 @@ describe("Add Care Site", () => {
     expect(statusOf(await post(browser, form({ accountNumber })))).toBe(302);
     const again = await post(browser, form({ accountNumber }));
     expect(statusOf(again)).toBe(400);
-    expect((await bodyOf<{ fieldErrors: unknown }>(again)).fieldErrors).toEqual({
-      accountNumber: "accountnumber alraedy exists",
-    });
+    const body = await bodyOf<{ fieldErrors: unknown; formError: string }>(again);
+    expect(body.fieldErrors).toEqual({ accountNumber: "accountnumber alraedy exists" });
+    // Spec 2 §8 "Care site create other failure": the alert over the highlighted field.
+    expect(body.formError).toBe(
+      "Clinic was not added. Please check the highlighted field and try again.",
+    );
     expect(await prisma.careSite.count({ where: { accountNumber } })).toBe(1);
   });
 

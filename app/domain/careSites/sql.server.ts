@@ -111,6 +111,8 @@ export const listQueries = {
     // page; `+u.role` keeps SQLite from preferring the role index and sorting every row. The
     // total has no order, so it keeps the role index.
     const walkIndex = !q && (params.sort === "lastName" || params.sort === "email");
+    // The columns carry the first arm's types (CAST), so that SQLite still flattens the union into
+    // the page query and walks the name and email indexes (it does not when the affinities differ).
     // People invited by email who have no account yet (spec 2 §2 "Pending", "-" for the names):
     // one row per email, whose id is that of its open invitation in this role at an active care
     // site with the highest id (the notice is judged by the email). Rejected or withdrawn invitations are not listed,
@@ -124,8 +126,8 @@ export const listQueries = {
       ? Prisma.sql`AND (i.email LIKE ${pattern} ESCAPE '\\' ${inPending ? Prisma.sql`OR 1 = 1` : Prisma.empty})`
       : Prisma.empty;
     const invitees = Prisma.sql`
-      SELECT NULL AS rid, i.id, '' AS firstName, '' AS lastName, i.email, NULL AS photoId,
-        'Pending' AS status
+      SELECT CAST(NULL AS INTEGER) AS rid, i.id, CAST('' AS TEXT) AS firstName,
+        CAST('' AS TEXT) AS lastName, i.email, CAST(NULL AS TEXT) AS photoId, 'Pending' AS status
       FROM "Invitation" i
       WHERE ${openInvitation("i")} ${inviteeSearch}
         AND NOT EXISTS (SELECT 1 FROM "User" a WHERE a.emailKey = i.email)
