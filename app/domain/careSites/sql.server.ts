@@ -111,8 +111,9 @@ export const listQueries = {
     // page; `+u.role` keeps SQLite from preferring the role index and sorting every row. The
     // total has no order, so it keeps the role index.
     const walkIndex = !q && (params.sort === "lastName" || params.sort === "email");
-    // The columns carry the first arm's types (CAST), so that SQLite still flattens the union into
-    // the page query and walks the name and email indexes (it does not when the affinities differ).
+    // SQLite flattens the union into the page query, and so still walks the name and email
+    // indexes, only when both arms' columns have the same types (CAST) and every ORDER BY term is
+    // a column of the page (rid is selected for that).
     // People invited by email who have no account yet (spec 2 §2 "Pending", "-" for the names):
     // one row per email, whose id is that of its open invitation in this role at an active care
     // site with the highest id (the notice is judged by the email). Rejected or withdrawn invitations are not listed,
@@ -142,7 +143,7 @@ export const listQueries = {
       UNION ALL ${invitees}`;
     return {
       page: ({ offset, limit, reverse }: Window) => Prisma.sql`
-        SELECT id, firstName, lastName, email, photoId, status
+        SELECT rid, id, firstName, lastName, email, photoId, status
         FROM (${people(walkIndex ? Prisma.sql`+u.role` : Prisma.sql`u.role`)})
         ORDER BY ${orderBy(PERSON_ORDER[params.sort], params.order, reverse)}
         LIMIT ${limit} OFFSET ${offset}`,
