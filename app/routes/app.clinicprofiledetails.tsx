@@ -125,6 +125,7 @@ export default function CareSiteProfile() {
   const failure = (addAnswer as Partial<AddCareSiteFailure> | null)?.snackbar;
   const dialogHref = useDialogHref();
   const closeDialogHref = useCloseHref();
+  const showAddDialog = addCareSite !== null && !failure;
   return (
     <div className="row g-3">
       {failure ? (
@@ -144,20 +145,23 @@ export default function CareSiteProfile() {
           </Link>
         </div>
       ) : null}
-      {addCareSite && !failure ? (
+      {showAddDialog ? (
         <AddCareSiteDialog formToken={addCareSite.formToken} closeHref={closeDialogHref} />
       ) : null}
       {/* Side by side from 1200 px; at 1024 the side cards go below the form (issue 20 item 11). */}
       <div className="col-xl-8">
         <div className="card">
           <div className="card-body">
-            <CareSiteForm
-              validator={careSiteProfileValidator}
-              site={site}
-              hidden={{ intent: "profile" }}
-              accountNumber="editable"
-              reply={addAnswer ? undefined : actionData}
-            />
+            {/* Not under the Add Care Site dialog: the two forms' fields share their ids. */}
+            {showAddDialog ? null : (
+              <CareSiteForm
+                validator={careSiteProfileValidator}
+                site={site}
+                hidden={{ intent: "profile" }}
+                accountNumber="editable"
+                reply={addAnswer ? undefined : actionData}
+              />
+            )}
           </div>
         </div>
       </div>

@@ -29,7 +29,7 @@ async function fillAddCareSite(page: Page, name: string) {
 
 /** The message: visible now, still at `delay` - 50 ms of the paused clock, gone at `delay` + 50. */
 async function expectHiddenAfter(page: Page, message: Locator, delay: number) {
-  await expect(message).toBeVisible();
+  await expect(message).toBeVisible({ timeout: 30_000 });
   await page.clock.runFor(delay - 50);
   await expect(message).toBeVisible();
   await page.clock.runFor(100);
@@ -76,10 +76,12 @@ test("Add Care Site from the care site view: the same dialog and checks, its own
   await page.goto(`/app/clinicprofiledetails?c_id=${site.id}`);
   await page.getByRole("link", { name: "Add Care Site" }).click();
   const dialog = page.getByRole("dialog", { name: "Add Care Site" });
-  await dialog.getByLabel("City*").fill("Austin1");
   await dialog.getByRole("button", { name: "Add Care Site" }).click();
   await expect(dialog.getByText("Please fix the inputs with errors")).toBeVisible();
   await expect(dialog.getByText("Required").first()).toBeVisible();
+  await dialog.getByLabel("City*").fill("Austin1");
+  await dialog.getByRole("button", { name: "Add Care Site" }).click();
+  await expect(dialog.getByText("should contain only alphabets and/or space")).toBeVisible();
   await expect(dialog.getByLabel("City*")).toHaveValue("Austin1");
 
   const name = siteName("Lakeside Care");
