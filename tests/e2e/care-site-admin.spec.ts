@@ -36,6 +36,16 @@ async function expectHiddenAfter(page: Page, message: Locator, delay: number) {
   await expect(message).toBeHidden();
 }
 
+/** Console errors and warnings and uncaught page errors (hydration warnings among them). */
+function watchConsole(page: Page) {
+  const problems: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(m.text());
+  });
+  page.on("pageerror", (e) => problems.push(e.message));
+  return problems;
+}
+
 /** Pauses the page's clock from now on: only runFor moves it. */
 async function pauseClock(page: Page) {
   await page.clock.install();
@@ -46,6 +56,7 @@ test("the super admin sees an email invitee without an account as Pending with '
   page,
   signInAs,
 }) => {
+  const problems = watchConsole(page);
   const invitation = await createInvitation({ role: "clinician" });
   const superadmin = await createUser("superadmin");
   await signInAs(superadmin.id);
@@ -64,12 +75,14 @@ test("the super admin sees an email invitee without an account as Pending with '
   ).toBeVisible();
   // The list stays as it was under the warning.
   await expect(page.getByRole("row").filter({ hasText: invitation.email })).toHaveCount(1);
+  expect(problems).toEqual([]);
 });
 
 test("Add Care Site from the care site view: the same dialog and checks, its own success message", async ({
   page,
   signInAs,
 }) => {
+  const problems = watchConsole(page);
   const site = createCareSite("View Clinic");
   const admin = await createUser("abmadmin");
   await signInAs(admin.id);
@@ -95,6 +108,7 @@ test("Add Care Site from the care site view: the same dialog and checks, its own
   await expect(page).not.toHaveURL(new RegExp(site.id));
   await expect(page.getByLabel("Care Site Name", { exact: false }).first()).toHaveValue(name);
   await expect(dialog).toBeHidden();
+  expect(problems).toEqual([]);
 });
 
 test("care site staff get no Add Care Site in their care site view", async ({ page, signInAs }) => {
