@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { StorageFullError } from "~/lib/storage.server";
 import { action, loader } from "~/routes/app.clinicprofiledetails";
+import { action as dashboardAction } from "~/routes/app._index";
 import { loader as rootLoader } from "~/root";
 import { createUser } from "../support/factories";
 import { bodyOf, locationOf, statusOf, type Browser } from "../support/requests";
@@ -102,37 +103,58 @@ describe("Add Care Site in the care site view", () => {
 
   it("says 'Something went wrong.Try again later' when the disk is full, and adds nothing", async () => {
     const { browser, path } = await setup();
-    const [{ page_count }] =
-      await prisma.$queryRawUnsafe<{ page_count: bigint }[]>("PRAGMA page_count");
-    await prisma.$queryRawUnsafe(`PRAGMA max_page_count = ${Number(page_count)}`);
-    const fill = `test.fill.${word(6)}`;
-    try {
-      // Fill what room the file has left, so the next write needs a page it cannot get.
-      for (const size of [8_000, 1_000, 100, 1]) {
-        for (let i = 0; i < 100_000; i++) {
-          try {
-            await prisma.auditEvent.create({
-              data: { action: fill, detail: "x".repeat(size) },
-              select: { id: true },
-            });
-          } catch (error) {
-            expect(error).toBeInstanceOf(StorageFullError);
-            break;
-          }
-        }
-      }
-      const fields = form();
-      const result = await post(browser, path, fields);
-      expect(statusOf(result)).toBe(503);
-      expect(await bodyOf(result)).toEqual({
-        formId: "addCareSite",
-        snackbar: "Something went wrong.Try again later",
-      });
-      await prisma.$queryRawUnsafe("PRAGMA max_page_count = 1073741823");
-      expect(await prisma.careSite.count({ where: { name: fields.name } })).toBe(0);
-    } finally {
-      await prisma.$queryRawUnsafe("PRAGMA max_page_count = 1073741823");
-      await prisma.auditEvent.deleteMany({ where: { action: fill } });
-    }
+    const fields = form();
+    const result = await withFullDisk(() => post(browser, path, fields));
+    expect(statusOf(result)).toBe(503);
+    expect(await bodyOf(result)).toEqual({
+      formId: "addCareSite",
+      snackbar: "Something went wrong.Try again later",
+    });
+    expect(await prisma.careSite.count({ where: { name: fields.name } })).toBe(0);
+  });
+
+  it("the Dashboard's dialog says its own words for the same failure, over the values typed (spec 2 §8)", async () => {
+    const { browser } = await setup();
+    const fields = form();
+    const result = await withFullDisk(() =>
+      browser.run(dashboardAction, browser.post("/app?index&dialog=addCareSite", fields)),
+    );
+    expect(statusOf(result)).toBe(503);
+    const body = await bodyOf<{ formError: string; repopulateFields: Record<string, string> }>(
+      result,
+    );
+    expect(body.formError).toBe(
+      "Clinic was not added. Please check the highlighted field and try again.",
+    );
+    expect(body.repopulateFields.name).toBe(fields.name);
+    expect(await prisma.careSite.count({ where: { name: fields.name } })).toBe(0);
   });
 });
+
+/** Runs `work` while the database file cannot grow (a full disk), then gives the room back. */
+async function withFullDisk<T>(work: () => Promise<T>) {
+  const [{ page_count }] =
+    await prisma.$queryRawUnsafe<{ page_count: bigint }[]>("PRAGMA page_count");
+  await prisma.$queryRawUnsafe(`PRAGMA max_page_count = ${Number(page_count)}`);
+  const fill = `test.fill.${word(6)}`;
+  try {
+    // Fill what room the file has left, so the next write needs a page it cannot get.
+    for (const size of [8_000, 1_000, 100, 1]) {
+      for (let i = 0; i < 100_000; i++) {
+        try {
+          await prisma.auditEvent.create({
+            data: { action: fill, detail: "x".repeat(size) },
+            select: { id: true },
+          });
+        } catch (error) {
+          expect(error).toBeInstanceOf(StorageFullError);
+          break;
+        }
+      }
+    }
+    return await work();
+  } finally {
+    await prisma.$queryRawUnsafe("PRAGMA max_page_count = 1073741823");
+    await prisma.auditEvent.deleteMany({ where: { action: fill } });
+  }
+}
