@@ -204,7 +204,11 @@ test.describe("timed messages of adding a care site (JavaScript)", () => {
     locker.exec("BEGIN IMMEDIATE");
     const message = page.getByRole("status").filter({ hasText: FAILED_IN_VIEW });
     try {
-      await dialog.getByRole("button", { name: "Add Care Site" }).click();
+      const submit = dialog.getByRole("button", { name: "Add Care Site" });
+      await submit.click();
+      // Spec 2 §4: submitting is blocked (a spinner) while the create is in progress.
+      await expect(submit).toBeDisabled();
+      await expect(submit.locator(".spinner-border")).toBeVisible();
       await expect(message).toBeVisible({ timeout: 120_000 });
     } finally {
       locker.exec("ROLLBACK");
