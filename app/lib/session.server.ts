@@ -5,7 +5,12 @@ import { createCookie, createSessionStorage, data, redirect, type Session } from
 import { prisma } from "./db.server";
 import { env } from "./env.server";
 
-export type Flash = { kind: "success" | "danger" | "warning" | "info"; message: string };
+export type Flash = {
+  kind: "success" | "danger" | "warning" | "info";
+  message: string;
+  /** How long it shows with JavaScript, when not its screen's delay (app/ui/delays.ts). */
+  autoHideMs?: number;
+};
 
 export type SessionData = {
   userId?: string;
@@ -158,8 +163,13 @@ export async function startUserSession(previous: AppSession, userId: string) {
 }
 
 /** Set a message to show on the next page render (post/redirect/get). */
-export function flash(session: AppSession, kind: Flash["kind"], message: string) {
-  session.flash("flash", { kind, message });
+export function flash(
+  session: AppSession,
+  kind: Flash["kind"],
+  message: string,
+  autoHideMs?: number,
+) {
+  session.flash("flash", autoHideMs ? { kind, message, autoHideMs } : { kind, message });
 }
 
 /** A redirect that shows `message` on the page it leads to. */

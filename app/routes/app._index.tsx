@@ -2,7 +2,7 @@
 // (spec 2 §2 "Super admin dashboard", with the Add Care Site dialog); care site staff the care
 // site dashboard for the care site chosen in the session.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import {
   ADD_CARE_SITE_DIALOG,
@@ -15,7 +15,7 @@ import {
 } from "~/domain/careSites/ui/AdminDashboard";
 import { rememberCareSite, requireActor } from "~/domain/actor.server";
 import type { Actor } from "~/domain/access.server";
-import { formReply, parseForm, withoutSecrets } from "~/lib/form.server";
+import { parseForm } from "~/lib/form.server";
 import { readForm } from "~/lib/formBody.server";
 import { badRequest, clientIp, forbidden, notFoundUnless } from "~/lib/http.server";
 import { readListParams } from "~/lib/listParams";
@@ -24,19 +24,14 @@ import { commitSession, flash, getSession } from "~/lib/session.server";
 import {
   CARE_SITE_SORTS,
   PERSON_SORTS,
-  createCareSite,
   getEnrolledCounts,
   getPersonNotice,
   newFormToken,
 } from "~/domain/careSites/careSite.server";
 import { careSiteList, personList } from "~/domain/careSites/adminLists.server";
-import {
-  addCareSiteSchema,
-  careSiteInput,
-  careSiteMessages,
-  chooseCareSiteSchema,
-  formTokenSchema,
-} from "~/domain/careSites/schema";
+import { chooseCareSiteSchema } from "~/domain/careSites/schema";
+import { submitAddCareSite } from "~/domain/careSites/addCareSite.server";
+import { CARE_SITE_ADDED_MS } from "~/ui/delays";
 import { CareSiteDashboard } from "~/domain/adherence/ui/CareSiteDashboard";
 import {
   careSiteDashboard,
@@ -186,34 +181,10 @@ async function adminDashboard(request: Request, actor: Actor): Promise<AdminDash
 // --- Add Care Site -----------------------------------------------------------------------------
 
 async function addCareSite(request: Request, form: FormData, user: Actor) {
-  // The form's one token (a second post of the same rendering is recognised) comes before its fields.
-  const token = await parseForm(form, formTokenSchema);
-  if (!token.ok) badRequest("The form is incomplete");
-  const fields = await parseForm(form, addCareSiteSchema);
-  if (!fields.ok) return fields.reply;
-  const outcome = await createCareSite(user, careSiteInput(fields.data), {
-    formToken: token.data.formToken,
-    ip: clientIp(request),
-  });
-  const values = Object.fromEntries(form);
-  switch (outcome.status) {
-    case "forbidden":
-      return forbidden();
-    case "accountNumberTaken":
-      return formReply({ accountNumber: careSiteMessages.accountNumberExists }, values);
-    case "duplicate":
-      // A form-level alert beside the values typed: the same care site exists in this city.
-      return data(
-        {
-          fieldErrors: {},
-          repopulateFields: withoutSecrets(values),
-          formError: careSiteMessages.alreadyExists(fields.data.name),
-        },
-        { status: 409 },
-      );
-  }
+  const added = await submitAddCareSite(user, form, "dashboard", { ip: clientIp(request) });
+  if (!added.ok) return added.reply;
   const session = await getSession(request);
-  flash(session, "success", careSiteMessages.added);
+  flash(session, "success", added.message, CARE_SITE_ADDED_MS);
   return redirect("/app?tab=caresite", {
     headers: { "Set-Cookie": await commitSession(session) },
   });

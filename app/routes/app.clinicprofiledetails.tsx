@@ -2,7 +2,14 @@
 // the provider's admins (superadmin, abmadmin; others 403). An unknown c_id answers 404.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { AddCareSiteDialog } from "~/domain/careSites/ui/AddCareSiteDialog";
+import { mayAdministerAllCareSites } from "~/domain/access.server";
+import { newFormToken } from "~/domain/careSites/careSite.server";
+import { submitAddCareSite, type AddCareSiteFailure } from "~/domain/careSites/addCareSite.server";
+import { useCloseHref, useDialogHref } from "~/ui/Dialog";
+import { Flash } from "~/ui/Flash";
+import { CARE_SITE_ADDED_MS, snackbarDelay } from "~/ui/delays";
 import { CareSiteDetailsCard } from "~/domain/careSites/ui/CareSiteDetails";
 import { CareSitePictureForm } from "~/domain/careSites/ui/CareSitePictureForm";
 import { CareSiteForm, type CareSiteFormReply } from "~/domain/careSites/ui/CareSiteProfileForm";
@@ -22,12 +29,15 @@ import {
 } from "~/domain/careSites/management.server";
 import type { RouteHandle } from "~/ui/rootData";
 import {
+  ADD_CARE_SITE_FORM_ID,
   careSiteMessages,
   careSiteProfileSchema,
   careSiteProfileValidator,
 } from "~/domain/careSites/schema";
 
 export const handle: RouteHandle = { heading: "Care Site Profile" };
+
+const CARE_SITE_VIEW = "/app/clinicprofiledetails";
 
 function careSiteIdOf(request: Request) {
   return new URL(request.url).searchParams.get("c_id") ?? "";
@@ -36,12 +46,19 @@ function careSiteIdOf(request: Request) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireActor(request, PROVIDER_ROLES);
   const careSiteId = careSiteIdOf(request);
+  const dialog = new URL(request.url).searchParams.get("dialog");
   const site = notFoundUnless(careSiteId ? await getCareSiteProfile(user, careSiteId) : null);
   const admins = await listActiveCareSiteAdmins(user, site.id);
   const { photoId, ...details } = site;
   return {
     site: { ...details, pictureUrl: careSitePictureUrl(photoId) },
     admins: admins.map((a) => ({ id: a.id, email: a.email, photoUrl: photoUrl(a.photoId) })),
+    // Add Care Site from the care site view (issue 21 item 10): for whoever may add one.
+    mayAddCareSite: mayAdministerAllCareSites(user),
+    addCareSite:
+      dialog === ADD_CARE_SITE_FORM_ID && mayAdministerAllCareSites(user)
+        ? { formToken: newFormToken() }
+        : null,
   };
 }
 
@@ -74,6 +91,15 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   const form = await readForm(request);
+  if (form.get("intent") === "addCareSite") {
+    const added = await submitAddCareSite(user, form, "careSiteView", { ip: clientIp(request) });
+    if (!added.ok) return added.reply;
+    const session = await getSession(request);
+    flash(session, "success", added.message, CARE_SITE_ADDED_MS);
+    return redirect(`/app/clinicprofiledetails?c_id=${encodeURIComponent(added.careSite.id)}`, {
+      headers: { "Set-Cookie": await commitSession(session) },
+    });
+  }
   if (form.get("intent") !== "profile") badRequest();
   const fields = await parseForm(form, careSiteProfileSchema);
   if (!fields.ok) return fields.reply;
@@ -90,22 +116,52 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+type ActionData = (CareSiteFormReply & { photoError?: string; formId?: string }) | undefined;
+
 export default function CareSiteProfile() {
-  const { site, admins } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as CareSiteFormReply & { photoError?: string };
+  const { site, admins, mayAddCareSite, addCareSite } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionData;
+  const addAnswer = actionData?.formId === ADD_CARE_SITE_FORM_ID ? actionData : null;
+  const failure = (addAnswer as Partial<AddCareSiteFailure> | null)?.snackbar;
+  const dialogHref = useDialogHref();
+  const closeDialogHref = useCloseHref();
+  const showAddDialog = addCareSite !== null && !failure;
   return (
     <div className="row g-3">
+      {failure ? (
+        <Flash
+          flash={{ kind: "danger", message: failure }}
+          autoHideMs={snackbarDelay(CARE_SITE_VIEW)}
+        />
+      ) : null}
+      {mayAddCareSite ? (
+        <div className="col-12 d-flex justify-content-end">
+          <Link
+            to={dialogHref(ADD_CARE_SITE_FORM_ID)}
+            className="btn btn-primary"
+            preventScrollReset
+          >
+            Add Care Site
+          </Link>
+        </div>
+      ) : null}
+      {showAddDialog ? (
+        <AddCareSiteDialog formToken={addCareSite.formToken} closeHref={closeDialogHref} />
+      ) : null}
       {/* Side by side from 1200 px; at 1024 the side cards go below the form (issue 20 item 11). */}
       <div className="col-xl-8">
         <div className="card">
           <div className="card-body">
-            <CareSiteForm
-              validator={careSiteProfileValidator}
-              site={site}
-              hidden={{ intent: "profile" }}
-              accountNumber="editable"
-              reply={actionData}
-            />
+            {/* Not under the Add Care Site dialog: the two forms' fields share their ids. */}
+            {showAddDialog ? null : (
+              <CareSiteForm
+                validator={careSiteProfileValidator}
+                site={site}
+                hidden={{ intent: "profile" }}
+                accountNumber="editable"
+                reply={addAnswer ? undefined : actionData}
+              />
+            )}
           </div>
         </div>
       </div>

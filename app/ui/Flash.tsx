@@ -3,7 +3,12 @@ import { useEffect, useId, useState } from "react";
 import { snackbarDelay } from "./delays";
 import { usePageHydrates } from "./hydration";
 
-export type FlashMessage = { kind: "success" | "danger" | "warning" | "info"; message: string };
+export type FlashMessage = {
+  kind: "success" | "danger" | "warning" | "info";
+  message: string;
+  /** Its own delay, when not its screen's. */
+  autoHideMs?: number;
+};
 
 /**
  * A message from the previous action. Without JavaScript the close box hides it (a CSS checkbox);
@@ -23,7 +28,7 @@ export function Flash({
   const id = useId();
   const { pathname } = useLocation();
   const hydrates = usePageHydrates();
-  const delay = autoHideMs ?? snackbarDelay(pathname, flash?.kind);
+  const delay = autoHideMs ?? flash?.autoHideMs ?? snackbarDelay(pathname, flash?.kind);
   const [hidden, setHidden] = useState(false);
   useEffect(() => {
     setHidden(false);

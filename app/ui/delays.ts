@@ -29,6 +29,9 @@ export const SUCCESS_MESSAGE_MS = 5000;
  */
 export const LINK_POPUP_MS = 5000;
 
+/** Spec 2 §9: "5000 ms timeout after adding a care site": its success message, on either screen. */
+export const CARE_SITE_ADDED_MS = 5000;
+
 /** Password and Security: the "Your {thing} has been updated successfully" popup closes. */
 export const CONFIRMATION_PANEL_MS = 5000;
 /** Password and Security: its forms clear after a success. */

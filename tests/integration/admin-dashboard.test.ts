@@ -9,6 +9,7 @@ import type {
   PersonListRow,
 } from "~/domain/careSites/ui/AdminDashboard";
 import { prisma } from "~/lib/db.server";
+import { photoUrl } from "~/lib/photoUrl";
 import { action, loader } from "~/routes/app._index";
 import { loader as rootLoader } from "~/root";
 import { careSiteMessages } from "~/domain/careSites/schema";
@@ -298,6 +299,110 @@ describe("people lists", () => {
     expect((await home(browser, `?tab=caresite&notice=${pending.id}`)).notice).toBeNull();
   });
 
+  it("lists people invited by email who have no account yet: Pending, no names, one row per email (issue 21 item 5)", async () => {
+    const browser = await admin();
+    const tag = word(8).toLowerCase();
+    const careSite = await site();
+    const other = await site();
+    const closed = await site({ status: "inactive" });
+    const inviter = await createUser({ role: "superadmin" });
+    const invite = (
+      email: string,
+      fields: { role?: string; careSiteId?: string; status?: string },
+    ) =>
+      prisma.invitation.create({
+        data: {
+          email,
+          role: fields.role ?? "clinician",
+          careSiteId: fields.careSiteId ?? careSite.id,
+          invitedById: inviter.id,
+          status: fields.status ?? "pending",
+          tokenHash: word(24),
+          expiresAt: new Date(Date.now() + 86_400_000),
+        },
+      });
+    const email = `${tag}.new@example.test`;
+    // Two open invitations for one email (two care sites, one sent again): one row.
+    const first = await invite(email, {});
+    const second = await invite(email, { careSiteId: other.id, status: "resend" });
+    // Not listed: another role's, a withdrawn one, a rejected one, one at an inactive care site,
+    // and one for an email that has an account (listed through its membership, if any).
+    await invite(`${tag}.patient@example.test`, { role: "patient" });
+    await invite(`${tag}.blocked@example.test`, { status: "blocked" });
+    await invite(`${tag}.rejected@example.test`, { status: "rejected" });
+    await invite(`${tag}.closed@example.test`, { careSiteId: closed.id });
+    const registered = await person("clinician", { firstName: "Reg", lastName: `${tag}zz` }, []);
+    await invite(registered.email, {});
+    // An accepted clinician found by the same search, to check the sort across both kinds.
+    const member = await person("clinician", { firstName: "Mia", lastName: `${tag}m` }, [
+      { careSiteId: careSite.id, status: "accepted" },
+    ]);
+    await prisma.user.update({
+      where: { id: member.id },
+      data: { email: `${tag}.member@example.test` },
+    });
+
+    const before = (await home(browser)).counts.clinicians;
+    const page = await home(browser, `?tab=clinician&cl_q=${tag}`);
+    expect(page.list.total).toBe(2);
+    const rows = page.list.rows as PersonRows;
+    // Empty names sort first by last name ascending.
+    expect(rows.map((r) => [r.email, r.status, r.lastName, r.firstName])).toEqual([
+      [email, "Pending", "", ""],
+      [`${tag}.member@example.test`, "Accepted", `${tag}m`, "Mia"],
+    ]);
+    expect([first.id, second.id]).toContain(rows[0].id);
+    expect(rows[0].photoUrl).toBe(photoUrl(null));
+    const descending = await home(
+      browser,
+      `?tab=clinician&cl_q=${tag}&cl_sort=lastName&cl_order=desc`,
+    );
+    expect(descending.list.rows.map((r) => r.id)).toEqual([member.id, rows[0].id]);
+    for (const sort of ["firstName", "status", "email"]) {
+      const sorted = await home(
+        browser,
+        `?tab=clinician&cl_q=${tag}&cl_sort=${sort}&cl_order=desc`,
+      );
+      expect(sorted.list.total).toBe(2);
+      expect(sorted.list.rows.map((r) => r.id)).toEqual(
+        sort === "firstName" ? [member.id, rows[0].id] : [rows[0].id, member.id],
+      );
+    }
+    // Searchable by the email and by the status word.
+    expect(
+      (await home(browser, `?tab=clinician&cl_q=${tag}.new`)).list.rows.map((r) => r.id),
+    ).toEqual([rows[0].id]);
+    const pendingOnes = (await home(browser, `?tab=clinician&cl_q=pending`)).list;
+    expect(pendingOnes.total).toBeGreaterThan(0);
+    const allPending = await prisma.invitation.count({
+      where: { status: { in: ["pending", "resend"] } },
+    });
+    expect(pendingOnes.total).toBeLessThanOrEqual(
+      allPending + (await prisma.membership.count({ where: { status: "pending" } })),
+    );
+    expect(
+      (await home(browser, `?tab=clinician&cl_q=pend&cl_sort=email&cl_order=asc`)).list.total,
+    ).toBe(pendingOnes.total);
+    expect(
+      (await home(browser, `?tab=clinician&cl_q=accepted`)).list.rows.map((r) => r.id),
+    ).not.toContain(rows[0].id);
+    // Only accepted people are counted on the card.
+    expect((await home(browser)).counts.clinicians).toBe(before);
+
+    // The row warns: this page with the invitation's id; judged by the email now.
+    const notice = new URL(rows[0].href, "http://localhost");
+    expect(notice.searchParams.get("notice")).toBe(rows[0].id);
+    expect((await home(browser, notice.search)).notice).toBe(
+      `${email} has not accepted the invitation`,
+    );
+    expect((await home(browser, `?tab=patient&notice=${rows[0].id}`)).notice).toBeNull();
+    await prisma.invitation.updateMany({ where: { email }, data: { status: "rejected" } });
+    expect((await home(browser, notice.search)).notice).toBe(
+      `${email} has rejected the invitation`,
+    );
+    expect((await home(browser, `?tab=clinician&cl_q=${tag}`)).list.total).toBe(1);
+  });
+
   it("opens a paired patient's profile and warns about a patient without a device", async () => {
     const browser = await admin();
     const tag = word(8);
@@ -493,7 +598,11 @@ describe("Add Care Site", () => {
     const flash = await bodyOf<{ flash: unknown }>(
       await browser.run(rootLoader, browser.get("/app")),
     );
-    expect(flash.flash).toEqual({ kind: "success", message: "Clinic added successfully" });
+    expect(flash.flash).toEqual({
+      kind: "success",
+      message: "Clinic added successfully",
+      autoHideMs: 5000,
+    });
     const list = await home(browser, `?tab=caresite&cs_q=${fields.name}`);
     expect(list.list.rows.map((r) => r.id)).toEqual([created.id]);
   });
@@ -520,9 +629,12 @@ describe("Add Care Site", () => {
     expect(statusOf(await post(browser, form({ accountNumber })))).toBe(302);
     const again = await post(browser, form({ accountNumber }));
     expect(statusOf(again)).toBe(400);
-    expect((await bodyOf<{ fieldErrors: unknown }>(again)).fieldErrors).toEqual({
-      accountNumber: "accountnumber alraedy exists",
-    });
+    const body = await bodyOf<{ fieldErrors: unknown; formError: string }>(again);
+    expect(body.fieldErrors).toEqual({ accountNumber: "accountnumber alraedy exists" });
+    // Spec 2 §8 "Care site create other failure": the alert over the highlighted field.
+    expect(body.formError).toBe(
+      "Clinic was not added. Please check the highlighted field and try again.",
+    );
     expect(await prisma.careSite.count({ where: { accountNumber } })).toBe(1);
   });
 

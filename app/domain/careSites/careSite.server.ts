@@ -7,6 +7,7 @@ import {
 } from "~/domain/access.server";
 import { Prisma } from "~/generated/prisma/client";
 import { audit } from "~/domain/audit.server";
+import { accountKey } from "~/domain/accounts/accountKey";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
 import type { ListParams } from "~/lib/listParams";
 import { FORM_TOKEN_REGEX, type CareSiteInput } from "~/domain/careSites/schema";
@@ -127,18 +128,55 @@ export const personNotices = {
  * clicked after it changed says what is true. Null when the row opens a page instead, or when
  * the user is not a person of this role.
  */
-export async function getPersonNotice(actor: Actor, role: EnrolledRole, userId: string) {
+export async function getPersonNotice(actor: Actor, role: EnrolledRole, id: string) {
   if (!mayAdministerAllCareSites(actor)) return null;
+  const invitee = await inviteeNotice(role, id);
+  if (invitee !== undefined) return invitee;
+  return userNotice(role, { id });
+}
+
+/**
+ * The notice of an invitee's row (its id is one of their invitations'), or undefined when `id`
+ * is not an invitation of this role. Judged by the email now: once it has an account, as that
+ * user; else pending while an invitation in this role at an active care site is open, rejected
+ * when one was rejected.
+ */
+async function inviteeNotice(role: EnrolledRole, id: string) {
+  const invitation = await prisma.invitation.findFirst({
+    where: { id, role },
+    select: { email: true },
+  });
+  if (!invitation) return undefined;
+  const { email } = invitation;
+  const emailKey = accountKey(email);
+  if (await prisma.user.findUnique({ where: { emailKey }, select: { id: true } }))
+    return userNotice(role, { emailKey });
+  const statuses = new Set(
+    (
+      await prisma.invitation.findMany({
+        where: { email, role, careSite: { status: "active" } },
+        select: { status: true },
+      })
+    ).map((i) => i.status),
+  );
+  if (statuses.has("pending") || statuses.has("resend")) return personNotices.pending(email);
+  if (statuses.has("rejected")) return personNotices.rejected(email);
+  return null;
+}
+
+async function userNotice(role: EnrolledRole, which: { id: string } | { emailKey: string }) {
   const user = await prisma.user.findFirst({
-    where: { id: userId, role },
+    where: { ...which, role },
     select: {
       firstName: true,
       lastName: true,
       email: true,
+      id: true,
       pairings: { where: { unpairedAt: null }, select: { id: true }, take: 1 },
     },
   });
   if (!user) return null;
+  const userId = user.id;
   // Every status of the person's memberships in this role at active care sites.
   const memberships = await prisma.membership.findMany({
     where: { userId, role, careSite: { status: "active" } },

@@ -56,6 +56,12 @@ export const careSiteMessages = {
   accountNumberExists: "accountnumber alraedy exists",
   /** Spec 2 §4 and §8: the Add Care Site success alert. */
   added: "Clinic added successfully",
+  /** Spec 2 §4: the success snackbar of Add Care Site in the care site view (letter for letter). */
+  addedInCareSiteView: "Clinic has been added successfully !!",
+  /** Spec 2 §8 "Care site create other failure" (the Dashboard's dialog). */
+  notAdded: "Clinic was not added. Please check the highlighted field and try again.",
+  /** Spec 2 §8 "Add care site in care site view fails": no space after the full stop. */
+  addFailedInCareSiteView: "Something went wrong.Try again later",
   /** Spec 2 §8 duplicate alert; no space after the first full stop, as the spec writes it. */
   alreadyExists: (name: string) => `Clinic was not added.${name} already exists.`,
   /** Spec 1 §8 "Care site save success" (the profile page). */
@@ -265,6 +271,9 @@ export type CareSiteProfileInput = z.output<typeof careSiteProfileSchema>;
 
 /** One rendering of the Add Care Site form (careSite.server.ts newFormToken), sent exactly once. */
 export const FORM_TOKEN_REGEX = /^[A-Za-z0-9-]{16,64}$/;
+/** The Add Care Site form's id: its answers are not read by another form of the same page. */
+export const ADD_CARE_SITE_FORM_ID = "addCareSite";
+
 export const formTokenSchema = z.object({ formToken: z.string().regex(FORM_TOKEN_REGEX) });
 
 /** The care site a post of the care site screen is about (the details and picture forms). */

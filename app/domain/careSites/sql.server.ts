@@ -52,10 +52,12 @@ const CARE_SITE_ORDER: Record<CareSiteSort, string[]> = {
   zip: ["zip", "name", "rowid"],
 };
 
+// Invitees (no account yet) have no rid (NULL) and empty names: their email, unique in the list,
+// breaks their ties.
 const PERSON_ORDER: Record<PersonSort, string[]> = {
-  lastName: ["lastName", "firstName", "rid"],
-  firstName: ["firstName", "lastName", "rid"],
-  status: ["status", "lastName", "firstName", "rid"],
+  lastName: ["lastName", "firstName", "rid", "email"],
+  firstName: ["firstName", "lastName", "rid", "email"],
+  status: ["status", "lastName", "firstName", "rid", "email"],
   email: ["email"],
 };
 
@@ -109,15 +111,39 @@ export const listQueries = {
     // page; `+u.role` keeps SQLite from preferring the role index and sorting every row. The
     // total has no order, so it keeps the role index.
     const walkIndex = !q && (params.sort === "lastName" || params.sort === "email");
+    // SQLite flattens the union into the page query, and so still walks the name and email
+    // indexes, only when both arms' columns have the same types (CAST) and every ORDER BY term is
+    // a column of the page (rid is selected for that).
+    // People invited by email who have no account yet (spec 2 §2 "Pending", "-" for the names):
+    // one row per email, whose id is that of its open invitation in this role at an active care
+    // site with the highest id (the notice is judged by the email). Rejected or withdrawn invitations are not listed,
+    // like people whose memberships are all rejected or blocked.
+    const openInvitation = (alias: "i" | "j") => {
+      const a = Prisma.raw(alias);
+      return Prisma.sql`${a}.role = ${role} AND ${a}.status IN ('pending', 'resend')
+        AND EXISTS (SELECT 1 FROM "CareSite" c WHERE c.id = ${a}.careSiteId AND c.status = 'active')`;
+    };
+    const inviteeSearch = q
+      ? Prisma.sql`AND (i.email LIKE ${pattern} ESCAPE '\\' ${inPending ? Prisma.sql`OR 1 = 1` : Prisma.empty})`
+      : Prisma.empty;
+    const invitees = Prisma.sql`
+      SELECT CAST(NULL AS INTEGER) AS rid, i.id, CAST('' AS TEXT) AS firstName,
+        CAST('' AS TEXT) AS lastName, i.email, CAST(NULL AS TEXT) AS photoId, 'Pending' AS status
+      FROM "Invitation" i
+      WHERE ${openInvitation("i")} ${inviteeSearch}
+        AND NOT EXISTS (SELECT 1 FROM "User" a WHERE a.emailKey = i.email)
+        AND NOT EXISTS (SELECT 1 FROM "Invitation" j
+          WHERE j.email = i.email AND j.id > i.id AND ${openInvitation("j")})`;
     const people = (roleColumn: Prisma.Sql) => Prisma.sql`
       SELECT u.rowid AS rid, u.id, u.firstName, u.lastName, u.email, u.photoId,
         CASE WHEN ${accepted} THEN 'Accepted' ELSE 'Pending' END AS status
       FROM "User" u
       WHERE ${roleColumn} = ${role} ${search}
-        AND ${membership(Prisma.sql`'accepted', 'pending'`)}`;
+        AND ${membership(Prisma.sql`'accepted', 'pending'`)}
+      UNION ALL ${invitees}`;
     return {
       page: ({ offset, limit, reverse }: Window) => Prisma.sql`
-        SELECT id, firstName, lastName, email, photoId, status
+        SELECT rid, id, firstName, lastName, email, photoId, status
         FROM (${people(walkIndex ? Prisma.sql`+u.role` : Prisma.sql`u.role`)})
         ORDER BY ${orderBy(PERSON_ORDER[params.sort], params.order, reverse)}
         LIMIT ${limit} OFFSET ${offset}`,

@@ -5,6 +5,7 @@ import { Link, useActionData } from "@remix-run/react";
 import { ValidatedForm, useField, useFormContext } from "remix-validated-form";
 import { US_STATES } from "~/lib/validation";
 import {
+  ADD_CARE_SITE_FORM_ID,
   addCareSiteDefaults,
   addCareSiteValidator,
   careSiteMessages,
@@ -13,7 +14,8 @@ import { Dialog } from "../../../ui/Dialog";
 import { AddressLineFields, CityAndZipFields, WebsiteField } from "./CareSiteProfileForm";
 import { CountryOptions, FormError, SubmitButton, TextField } from "~/ui/forms";
 
-type ActionData = { formError?: string; fieldErrors?: Record<string, string> } | undefined;
+type ActionData =
+  { formId?: string; formError?: string; fieldErrors?: Record<string, string> } | undefined;
 
 export function AddCareSiteDialog({
   formToken,
@@ -27,12 +29,17 @@ export function AddCareSiteDialog({
   return (
     <Dialog title="Add Care Site" closeHref={closeHref} size="lg">
       <ValidatedForm
+        id={ADD_CARE_SITE_FORM_ID}
         validator={addCareSiteValidator}
         method="post"
         noValidate
         defaultValues={addCareSiteDefaults}
       >
-        <FormMessages formError={actionData?.formError} />
+        <FormMessages
+          formError={
+            actionData?.formId === ADD_CARE_SITE_FORM_ID ? actionData.formError : undefined
+          }
+        />
         <input type="hidden" name="intent" value="addCareSite" />
         <input type="hidden" name="formToken" value={formToken} />
         <div className="row">
