@@ -8,9 +8,17 @@ export async function pauseClock(page: Page) {
   await page.clock.pauseAt(Date.now() + 1000);
 }
 
-/** The message: visible now, still 50 ms before `delay`, hidden 50 ms after it. */
-export async function expectHiddenAfter(page: Page, message: Locator, delay: number) {
-  await expect(message).toBeVisible();
+/**
+ * The message: visible now (waiting up to `timeout` for it, for an answer that is slow on purpose),
+ * still 50 ms before `delay`, hidden 50 ms after it.
+ */
+export async function expectHiddenAfter(
+  page: Page,
+  message: Locator,
+  delay: number,
+  { timeout }: { timeout?: number } = {},
+) {
+  await expect(message).toBeVisible({ timeout });
   await page.clock.runFor(delay - 50);
   await expect(message).toBeVisible();
   await page.clock.runFor(100);

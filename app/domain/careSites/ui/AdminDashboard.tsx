@@ -1,9 +1,11 @@
 // The provider's admins' Dashboard (spec 2 §2 "Super admin dashboard"): enrolled counts, the
 // action cards, and one list below chosen by `?tab=` (links, so it works without JavaScript).
-import { Link } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import { lazy, Suspense, type ReactNode } from "react";
 import { useCloseHref, useDialogHref } from "../../../ui/Dialog";
 import { DataTable, type Column } from "../../../ui/DataTable";
+import { LINK_POPUP_MS } from "../../../ui/delays";
+import { Flash } from "../../../ui/Flash";
 
 // The dialog's form brings zod and remix-validated-form, about 35 KB of gzipped JavaScript that
 // /app would otherwise send to every role on every first visit, so the browser loads it only for
@@ -98,7 +100,7 @@ export function AdminDashboard({ data }: { data: AdminDashboardData }) {
   const { counts, list } = data;
   const dialogHref = useDialogHref();
   const closeDialogHref = useCloseHref();
-  const closeNoticeHref = `${useCloseHref(["notice", "dialog"])}#list`;
+  const location = useLocation();
   const countCards: [DashboardTab, string, number][] = [
     ["patient", "Patients", counts.patients],
     ["clinician", "Clinicians", counts.clinicians],
@@ -152,20 +154,15 @@ export function AdminDashboard({ data }: { data: AdminDashboardData }) {
           <h2 id="list-heading" className="h5 mb-3">
             {LIST_HEADINGS[list.tab]}
           </h2>
-          {data.notice ? (
-            <div
-              className="alert alert-warning d-flex justify-content-between align-items-start"
-              role="alert"
-            >
-              <span>{data.notice}</span>
-              <Link
-                to={closeNoticeHref}
-                className="btn-close"
-                aria-label="Close"
-                preventScrollReset
-              />
-            </div>
-          ) : null}
+          {/* A row that opens no page says why (spec 2 §2): the row link's popup, which hides after
+              5 s like the invitations screen's (§9), or by its close box; keyed by the navigation,
+              so clicking the row again shows it again. */}
+          <Flash
+            key={location.key}
+            flash={data.notice ? { kind: "warning", message: data.notice } : null}
+            autoHideMs={LINK_POPUP_MS}
+            role="alert"
+          />
           {list.tab === "caresite" ? (
             <DataTable
               key="caresite"
