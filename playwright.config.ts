@@ -51,8 +51,9 @@ export default defineConfig({
     },
   ],
   webServer: {
-    // The production build on a fresh database with the demo world.
-    command: `rm -rf ${E2E_DATA_DIR} && npx tsx prisma/seed.ts && node build/server.js`,
+    // The production build on a fresh database with the demo world, loaded by the build's own
+    // `seed-demo` (the same prisma/seed.ts, compiled): 2-4 s sooner than through tsx.
+    command: `rm -rf ${E2E_DATA_DIR} && node build/server.js seed-demo && node build/server.js`,
     url: `http://localhost:${E2E_PORT}/healthz`,
     env: serverEnv(E2E_DATA_DIR, E2E_PORT),
     reuseExistingServer: false,
