@@ -114,6 +114,8 @@ test("Select all ticks every care site of the dialog, also after client-side ste
   await expect(boxes.first()).not.toBeChecked();
   await page.getByRole("button", { name: "Select all" }).click();
   await expect(page).toHaveURL(/[?&]all=1/);
+  // The URL changes when the new page starts to arrive: wait for its boxes before counting them.
+  await expect(boxes.first()).toBeChecked();
   const count = await boxes.count();
   expect(count).toBeGreaterThan(0);
   for (let i = 0; i < count; i++) await expect(boxes.nth(i)).toBeChecked();
