@@ -2,7 +2,7 @@
 // signs in (issue 4's walk, JavaScript off and on).
 import crypto from "node:crypto";
 import { createUser, db, latestCode } from "./support/db";
-import { expect, signInThroughForm, test } from "./support/fixtures";
+import { clearSession, expect, signInThroughForm, test } from "./support/fixtures";
 
 function invitationLinkSentTo(email: string) {
   const database = db();
@@ -56,7 +56,7 @@ test("the super admin adds a care site and invites its admin, who registers from
   await expect(page.getByText("Invitation sent successfully")).toBeVisible();
 
   // The invitee follows the emailed link, signed out.
-  await context.clearCookies();
+  await clearSession(page, context);
   const link = invitationLinkSentTo(adminEmail);
   expect(link, "an invitation email with the link").not.toBeNull();
   await page.goto(`${link!.pathname}${link!.search}`);

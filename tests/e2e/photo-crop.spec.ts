@@ -5,7 +5,7 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { anyCareSiteId, createCareSite, createUser, db } from "./support/db";
-import { expect, test } from "./support/fixtures";
+import { clearSession, expect, test } from "./support/fixtures";
 
 const jsOn = () => test.info().project.use.javaScriptEnabled !== false;
 
@@ -140,7 +140,7 @@ test("the care site picture: a placeholder, then the uploaded square on the prof
   else expect(Math.abs(colour.blue - 128)).toBeLessThan(20);
 
   // The site admin sees it on the care site settings screen's details card.
-  await context.clearCookies();
+  await clearSession(page, context);
   const admin = await createUser("clinicadmin", { careSiteIds: [site.id] });
   await signInAs(admin.id);
   await page.goto(`/app/caresitesettingdashboard?c=${site.id}`);

@@ -8,7 +8,14 @@ import {
   PASSWORD,
   userByUsername,
 } from "./support/db";
-import { expect, reachCodeStep, signInThroughForm, submitPassword, test } from "./support/fixtures";
+import {
+  clearSession,
+  expect,
+  reachCodeStep,
+  signInThroughForm,
+  submitPassword,
+  test,
+} from "./support/fixtures";
 
 const sideBar = (page: import("@playwright/test").Page) =>
   page.getByRole("navigation", { name: "Main" });
@@ -195,7 +202,7 @@ test("the username or the email signs in whatever its letter case (issue 20 item
   const user = await createUser("abmadmin");
   await signInThroughForm(page, user.username.toUpperCase(), PASSWORD, user.phone);
   await expect(page).toHaveURL(/\/app$/);
-  await context.clearCookies();
+  await clearSession(page, context);
   await signInThroughForm(page, user.email.toUpperCase(), PASSWORD, user.phone);
   await expect(page).toHaveURL(/\/app$/);
 });

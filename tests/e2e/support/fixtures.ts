@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 import { createSession, latestCode } from "./db";
 
 export { expect };
@@ -41,3 +41,13 @@ export const test = base.extend<{ signInAs: (userId: string) => Promise<void> }>
     });
   },
 });
+
+/**
+ * Forgets the browser's session: leaves the page first, so a hydrated app page's own scripts (its
+ * chat stream, its session timers) do not react to the lost cookie with a navigation of their own
+ * that races the test's next one.
+ */
+export async function clearSession(page: Page, context: BrowserContext) {
+  await page.goto("about:blank");
+  await context.clearCookies();
+}
