@@ -34,11 +34,6 @@ const log = (message) => console.log(`[build:binary] ${message}`);
 const run = (cmd, args, options = {}) =>
   execFileSync(cmd, args, { stdio: ["ignore", "inherit", "inherit"], ...options });
 
-if (!fs.existsSync(path.join(repo, "build", "index.js"))) {
-  throw new Error("No Remix build: run `npm run build` first (npm run build:binary does).");
-}
-fs.rmSync(work, { recursive: true, force: true });
-fs.mkdirSync(work, { recursive: true });
 
 // 1. Node ------------------------------------------------------------------------------------
 function fetchNode(version) {
@@ -96,6 +91,18 @@ if (!fs.existsSync(sqliteAddon)) {
   fs.rmSync(sqliteDir, { recursive: true, force: true });
   fs.renameSync(staging, sqliteDir);
 }
+
+// `--prepare` stops here: scripts/test.sh starts it in the background at the beginning of the run,
+// so the addon's compile (minutes on a fresh machine) overlaps the other phases.
+if (process.argv.includes("--prepare")) {
+  log(`prepared: Node ${NODE_VERSION} and better-sqlite3 ${sqliteVersion}`);
+  process.exit(0);
+}
+if (!fs.existsSync(path.join(repo, "build", "index.js"))) {
+  throw new Error("No Remix build: run `npm run build` first (npm run build:binary does).");
+}
+fs.rmSync(work, { recursive: true, force: true });
+fs.mkdirSync(work, { recursive: true });
 
 // 3. The bundle ------------------------------------------------------------------------------
 /** Files unpacked beside each other at run time: asset key (a relative path) -> source file. */
