@@ -34,6 +34,8 @@ import {
 } from "~/domain/patients/profile.server";
 import { loadProfileView } from "~/domain/patients/profileView.server";
 import type { RouteHandle } from "~/ui/rootData";
+import { Flash } from "~/ui/Flash";
+import { notAssociatedWithDevice } from "~/domain/careSites/schema";
 import {
   goalDraftSchema,
   goalFormSchema,
@@ -66,7 +68,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ip: clientIp(request),
   });
   const powers = await pairingPowers(viewer, found.patientId, found.careSite?.id);
-  return { view, ...powers };
+  // Spec 3 §8: a patient without pair_id, clicked in a list, opens here (where staff pair a
+  // device) with "{first} {last} is not associated with any device".
+  const notice =
+    found.pairId === null && view.pairId === null
+      ? notAssociatedWithDevice(view.patient.firstName, view.patient.lastName)
+      : null;
+  return { view, ...powers, notice };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -182,14 +190,17 @@ function toProfile(request: Request, found: FoundProfile, pairId: string | null,
 }
 
 export default function PatientProfile() {
-  const { view, canPair, canUnpair } = useLoaderData<typeof loader>();
+  const { view, canPair, canUnpair, notice } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ProfileActionData | undefined;
   return (
-    <PatientProfilePage
-      view={view}
-      canPair={canPair}
-      canUnpair={canUnpair}
-      actionData={actionData}
-    />
+    <>
+      <Flash flash={notice ? { kind: "warning", message: notice } : null} />
+      <PatientProfilePage
+        view={view}
+        canPair={canPair}
+        canUnpair={canUnpair}
+        actionData={actionData}
+      />
+    </>
   );
 }

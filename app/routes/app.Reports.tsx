@@ -1,6 +1,6 @@
 // /app/Reports, shown as Patients (spec 3 §2.5, §2.6): search the patients of the viewer's care
 // sites and open a profile; the Decrypt log file button opens the log decryption dialog. Clinicadmin and
-// clinician only. A GET search box, sortable headers and pages: no JavaScript needed.
+// clinician only. A GET search box, sortable headers, pages and row links: no JavaScript needed.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { DataTable, type Column } from "~/ui/DataTable";
@@ -45,18 +45,8 @@ const columns: Column<Row>[] = [
       <img src={r.photoUrl} alt="" width={32} height={32} className="rounded-circle" />
     ),
   },
-  {
-    key: "lastName",
-    label: "Last name",
-    sortable: true,
-    render: (r) => <Link to={r.href}>{r.lastName}</Link>,
-  },
-  {
-    key: "firstName",
-    label: "First name",
-    sortable: true,
-    render: (r) => <Link to={r.href}>{r.firstName}</Link>,
-  },
+  { key: "lastName", label: "Last name", sortable: true },
+  { key: "firstName", label: "First name", sortable: true },
   { key: "careSite", label: "Care Site name", sortable: true },
 ];
 
@@ -76,6 +66,10 @@ export default function Patients() {
           total={total}
           params={params}
           rowKey={(r) => r.key}
+          // A row click opens the profile, a patient without a device too: it says so there
+          // (spec 3 §8) and staff pair the device there.
+          rowLink={(r) => ({ href: r.href, label: `${r.firstName} ${r.lastName}` })}
+          rowLinkColumn="lastName"
           searchPlaceholder="Search by"
           caption="Patient report"
         />

@@ -14,6 +14,9 @@ export type Column<R> = {
   className?: string;
 };
 
+/** Where a row leads, and the link's name when its cell's text is not enough. */
+export type RowLink = { href: string; label?: string; preventScrollReset?: boolean };
+
 type Props<R> = {
   columns: Column<R>[];
   rows: R[];
@@ -21,8 +24,15 @@ type Props<R> = {
   params: { q: string; sort: string; order: "asc" | "desc"; page: number };
   prefix?: string;
   searchPlaceholder?: string;
-  /** Where a row leads (the whole row is a link target through its first cell). */
   rowKey: (row: R) => string;
+  /**
+   * Where a row leads (spec 2 §2, spec 3 §2.5 "a row click opens ..."): the `rowLinkColumn`
+   * cell's content becomes the row's one link, stretched over the whole row (Bootstrap's
+   * .stretched-link on a positioned <tr>), so a click anywhere on the row follows it, Tab and
+   * Enter too, without JavaScript. The actions cell stays above it with its own controls.
+   */
+  rowLink?: (row: R) => RowLink | null;
+  rowLinkColumn?: string;
   caption?: string;
   actions?: (row: R) => ReactNode;
   emptyText?: string;
@@ -39,6 +49,8 @@ export function DataTable<R>({
   caption,
   actions,
   emptyText = "No data found",
+  rowLink,
+  rowLinkColumn,
 }: Props<R>) {
   const location = useLocation();
   const pages = pageCount(total);
@@ -105,18 +117,35 @@ export function DataTable<R>({
                 </td>
               </tr>
             ) : (
-              rows.map((row) => (
-                <tr key={rowKey(row)}>
-                  {columns.map((c) => (
-                    <td key={c.key} className={c.className}>
-                      {c.render
+              rows.map((row) => {
+                const link = rowLink?.(row) ?? null;
+                return (
+                  <tr key={rowKey(row)} className={link ? "row-linked" : undefined}>
+                    {columns.map((c) => {
+                      const content = c.render
                         ? c.render(row)
-                        : String((row as Record<string, unknown>)[c.key] ?? "-") || "-"}
-                    </td>
-                  ))}
-                  {actions ? <td>{actions(row)}</td> : null}
-                </tr>
-              ))
+                        : String((row as Record<string, unknown>)[c.key] ?? "-") || "-";
+                      return (
+                        <td key={c.key} className={c.className}>
+                          {link && c.key === rowLinkColumn ? (
+                            <Link
+                              to={link.href}
+                              className="stretched-link"
+                              aria-label={link.label}
+                              preventScrollReset={link.preventScrollReset}
+                            >
+                              {content}
+                            </Link>
+                          ) : (
+                            content
+                          )}
+                        </td>
+                      );
+                    })}
+                    {actions ? <td className="row-controls">{actions(row)}</td> : null}
+                  </tr>
+                );
+              })
             )}
           </tbody>
         </table>

@@ -3,7 +3,7 @@
 // forms: it all works without JavaScript.
 import { Link, useLocation } from "@remix-run/react";
 import { CareSitePicker } from "~/domain/careSites/ui/CareSitePicker";
-import { DataTable, type Column } from "~/ui/DataTable";
+import { DataTable, type Column, type RowLink } from "~/ui/DataTable";
 import { DeviationBadge } from "~/ui/DeviationBadge";
 import { RangePicker, type RangeView } from "~/ui/RangePicker";
 import { withParams } from "~/lib/listParams";
@@ -141,17 +141,12 @@ function PatientList({
   list: NonNullable<NonNullable<CareSiteDashboardData["dashboard"]>["list"]>;
 }) {
   const location = useLocation();
-  const name = (row: Row, field: "lastName" | "firstName") =>
-    row.href ? (
-      <Link to={row.href}>{row[field]}</Link>
-    ) : (
-      <Link
-        to={`${withParams(location.search, { notice: row.patientId })}#list`}
-        preventScrollReset
-      >
-        {row[field]}
-      </Link>
-    );
+  // A row click opens the profile; a patient without a device gets the notice instead (spec 2 §2).
+  const rowLink = (row: Row): RowLink => ({
+    href: row.href ?? `${withParams(location.search, { notice: row.patientId })}#list`,
+    label: `${row.firstName} ${row.lastName}`,
+    preventScrollReset: row.href === null,
+  });
   const columns: Column<Row>[] = [
     {
       key: "photo",
@@ -160,8 +155,8 @@ function PatientList({
         <img src={r.photoUrl} alt="" width={32} height={32} className="rounded-circle" />
       ),
     },
-    { key: "lastName", label: "Last Name", sortable: true, render: (r) => name(r, "lastName") },
-    { key: "firstName", label: "First Name", sortable: true, render: (r) => name(r, "firstName") },
+    { key: "lastName", label: "Last Name", sortable: true },
+    { key: "firstName", label: "First Name", sortable: true },
   ];
   const c = list.category;
   if (c === "below75" || c === "below50" || c === "below25") {
@@ -214,6 +209,8 @@ function PatientList({
           params={{ ...dashboard.params, page: list.page }}
           searchPlaceholder="First Name, Last Name"
           rowKey={(r) => r.patientId}
+          rowLink={rowLink}
+          rowLinkColumn="lastName"
         />
       </div>
     </section>

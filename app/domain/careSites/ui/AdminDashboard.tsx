@@ -3,7 +3,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import { lazy, Suspense, type ReactNode } from "react";
 import { useCloseHref, useDialogHref } from "../../../ui/Dialog";
-import { DataTable, type Column } from "../../../ui/DataTable";
+import { DataTable, type Column, type RowLink } from "../../../ui/DataTable";
 import { LINK_POPUP_MS } from "../../../ui/delays";
 import { Flash } from "../../../ui/Flash";
 
@@ -173,6 +173,8 @@ export function AdminDashboard({ data }: { data: AdminDashboardData }) {
               prefix={LIST_PREFIX.caresite}
               searchPlaceholder={SEARCH_PLACEHOLDERS.caresite}
               rowKey={(row) => row.id}
+              rowLink={(row) => ({ href: row.href, label: row.name })}
+              rowLinkColumn="name"
               caption={LIST_HEADINGS.caresite}
             />
           ) : (
@@ -185,6 +187,8 @@ export function AdminDashboard({ data }: { data: AdminDashboardData }) {
               prefix={LIST_PREFIX[list.tab]}
               searchPlaceholder={SEARCH_PLACEHOLDERS.people}
               rowKey={(row) => row.id}
+              rowLink={personLink}
+              rowLinkColumn="lastName"
               caption={LIST_HEADINGS[list.tab]}
             />
           )}
@@ -227,88 +231,41 @@ function ActionCard({
   );
 }
 
-/**
- * A cell that opens the row's target. Every cell links (the whole row is clickable, in any
- * browser, without JavaScript); only `main` is in the tab order and read out, so a keyboard or
- * screen reader user meets one link per row.
- */
-function RowLink({ href, main, children }: { href: string; main?: boolean; children: ReactNode }) {
-  return (
-    <Link
-      to={href}
-      className="d-block text-reset text-decoration-none"
-      tabIndex={main ? undefined : -1}
-      aria-hidden={main ? undefined : true}
-    >
-      {children}
-    </Link>
-  );
-}
-
 const dash = (value: string | null | undefined) => (value ? value : "-");
 
 function Photo({ src }: { src: string }) {
   return <img src={src} alt="" width={36} height={36} className="rounded-circle" loading="lazy" />;
 }
 
-type LinkedRow = { href: string; photoUrl: string };
-
-/** The photo column and the row's main (focusable) link, shared by both lists. */
-function photoAndMainColumns<R extends LinkedRow>(
-  key: keyof R & string,
-  label: string,
-): Column<R>[] {
-  return [
-    {
-      key: "photo",
-      label: "Photo",
-      render: (row) => (
-        <RowLink href={row.href}>
-          <Photo src={row.photoUrl} />
-        </RowLink>
-      ),
-    },
-    {
-      key,
-      label,
-      sortable: true,
-      render: (row) => (
-        <RowLink href={row.href} main>
-          {dash(row[key] as string)}
-        </RowLink>
-      ),
-    },
-  ];
-}
+const photoColumn = <R extends { photoUrl: string }>(): Column<R> => ({
+  key: "photo",
+  label: "Photo",
+  render: (row) => <Photo src={row.photoUrl} />,
+});
 
 const careSiteColumns: Column<CareSiteListRow>[] = [
-  ...photoAndMainColumns<CareSiteListRow>("name", "Site name"),
-  ...(["city", "state", "zip"] as const).map((key): Column<CareSiteListRow> => ({
+  photoColumn<CareSiteListRow>(),
+  ...(["name", "city", "state", "zip"] as const).map((key): Column<CareSiteListRow> => ({
     key,
-    label: key === "zip" ? "Zip" : key === "city" ? "City" : "State",
+    label: { name: "Site name", city: "City", state: "State", zip: "Zip" }[key],
     sortable: true,
-    render: (row) => <RowLink href={row.href}>{dash(row[key])}</RowLink>,
+    render: (row) => dash(row[key]),
   })),
 ];
 
 const personColumns: Column<PersonListRow>[] = [
-  ...photoAndMainColumns<PersonListRow>("lastName", "Last Name"),
-  {
-    key: "firstName",
-    label: "First Name",
+  photoColumn<PersonListRow>(),
+  ...(["lastName", "firstName", "status", "email"] as const).map((key): Column<PersonListRow> => ({
+    key,
+    label: { lastName: "Last Name", firstName: "First Name", status: "Status", email: "Email" }[key],
     sortable: true,
-    render: (row) => <RowLink href={row.href}>{dash(row.firstName)}</RowLink>,
-  },
-  {
-    key: "status",
-    label: "Status",
-    sortable: true,
-    render: (row) => <RowLink href={row.href}>{row.status}</RowLink>,
-  },
-  {
-    key: "email",
-    label: "Email",
-    sortable: true,
-    render: (row) => <RowLink href={row.href}>{dash(row.email)}</RowLink>,
-  },
+    render: (row) => dash(row[key]),
+  })),
 ];
+
+/** A row click opens the row's page or, for a person, this dashboard with its warning (spec 2 §2). */
+const personLink = (row: PersonListRow): RowLink => ({
+  href: row.href,
+  // A pending invitee has no name yet: the link reads as the email.
+  label: `${row.firstName} ${row.lastName}`.trim() || row.email,
+});

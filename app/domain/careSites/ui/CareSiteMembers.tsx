@@ -2,7 +2,7 @@
 // with View and Invite, and the list of the chosen role. Presentational only; links and GET forms,
 // so it all works without JavaScript.
 import { Link, useLocation } from "@remix-run/react";
-import { DataTable, type Column } from "~/ui/DataTable";
+import { DataTable, type Column, type RowLink } from "~/ui/DataTable";
 import { useDialogHref } from "~/ui/Dialog";
 
 export type CareSiteRole = "patient" | "clinician" | "clinicadmin";
@@ -106,11 +106,12 @@ export function CareSiteMemberTable({
     search.set("notice", userId);
     return `?${search.toString()}`;
   };
-  const nameLink = (row: CareSiteMemberRow, text: string) => (
-    <Link to={row.href ?? noticeHref(row.userId)} preventScrollReset={row.href === null}>
-      {text || "-"}
-    </Link>
-  );
+  // A row click opens the profile; a patient without a device gets the notice instead (spec 2 §2).
+  const rowLink = (row: CareSiteMemberRow): RowLink => ({
+    href: row.href ?? noticeHref(row.userId),
+    label: `${row.firstName} ${row.lastName}`.trim() || undefined,
+    preventScrollReset: row.href === null,
+  });
   const columns: Column<CareSiteMemberRow>[] = [
     {
       key: "photo",
@@ -124,13 +125,13 @@ export function CareSiteMemberTable({
       key: "lastName",
       label: "Last Name",
       sortable: true,
-      render: (row) => nameLink(row, row.lastName),
+      render: (row) => row.lastName || "-",
     },
     {
       key: "firstName",
       label: "First Name",
       sortable: true,
-      render: (row) => nameLink(row, row.firstName),
+      render: (row) => row.firstName || "-",
     },
     ...(view === "clinician"
       ? [{ key: "speciality", label: "Speciality", sortable: true } as Column<CareSiteMemberRow>]
@@ -158,6 +159,8 @@ export function CareSiteMemberTable({
             view === "clinician" ? "First Name, Last Name, Speciality" : "First Name, Last Name"
           }
           rowKey={(row) => row.membershipId}
+          rowLink={rowLink}
+          rowLinkColumn="lastName"
           actions={(row) =>
             row.canRemove ? (
               <Link

@@ -78,7 +78,6 @@ export function InvitationsPage() {
       key: "email",
       label: "Email Address",
       sortable: true,
-      render: (r) => (r.href ? <Link to={r.href}>{r.email}</Link> : r.email),
     },
     { key: "role", label: "Role", sortable: true, render: (r) => ROLE_NAMES[r.role] ?? r.role },
     {
@@ -144,6 +143,9 @@ export function InvitationsPage() {
               prefix="s"
               searchPlaceholder="Search sent invitations"
               rowKey={(r) => r.id}
+              // A row click opens the invitee's page or shows the row's popup (spec 2 §2).
+              rowLink={(r) => (r.href ? { href: r.href } : null)}
+              rowLinkColumn="email"
               actions={(r) => actionLinks(r.id, r.actions)}
             />
           ) : null}
