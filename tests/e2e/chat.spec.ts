@@ -2,7 +2,7 @@
 // for the other without a reload, and the sender sees it delivered, then read. Without it (and with
 // it), a conversation is started, a message and an image are sent and seen after the redirect, the
 // other person's Refresh shows them, and a too-large image and a non-image get their messages.
-// Outsiders get 404 for the conversation, its stream and its attachments; an expired session
+// Outsiders get 404 for the conversation and its attachments; an expired session
 // shows the spec's alert (JavaScript) or the expired screen.
 import type { Browser, Page } from "@playwright/test";
 import sharp from "sharp";
@@ -168,7 +168,7 @@ test("start a conversation, send a message and an image; Refresh shows them to t
   await expect(messages(page)).toHaveCount(3);
 });
 
-test("someone outside a conversation gets 404 for it, its stream and its attachments", async ({
+test("someone outside a conversation gets 404 for it and its attachments", async ({
   page,
   signInAs,
   browser,
@@ -199,7 +199,7 @@ test("someone outside a conversation gets 404 for it, its stream and its attachm
     ],
   });
   const other = await secondPage(browser, baseURL!, outsider);
-  for (const path of [conversation, `${conversation}/stream`, src!]) {
+  for (const path of [conversation, src!]) {
     const response = await other.request.get(path);
     expect(response.status(), path).toBe(404);
   }
