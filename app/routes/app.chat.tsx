@@ -88,8 +88,8 @@ export default function ChatPage() {
   const keep = q ? `?q=${encodeURIComponent(q)}` : "";
   return (
     <div className="chat-page card">
-      <div className="row g-0">
-        <aside className="col-md-4 chat-list border-end" aria-label="Conversations">
+      <div className="chat-panes">
+        <aside className="chat-list border-end" aria-label="Conversations">
           <div className="p-2 border-bottom d-flex gap-2">
             <Link to="?dialog=new" className="btn btn-primary btn-sm flex-fill">
               New Message
@@ -122,7 +122,7 @@ export default function ChatPage() {
                       height={36}
                       className="rounded-circle flex-shrink-0"
                     />
-                    <span className="flex-grow-1 overflow-hidden">
+                    <span className="chat-list-text flex-grow-1">
                       <span className="d-flex justify-content-between gap-2">
                         <strong className="text-truncate">{d.name}</strong>
                         <small className="text-muted text-nowrap">{d.lastMessageTime}</small>
@@ -147,7 +147,7 @@ export default function ChatPage() {
             </ul>
           )}
         </aside>
-        <section className="col-md-8 chat-window" aria-label="Chat window">
+        <section className="chat-window" aria-label="Chat window">
           <Outlet />
         </section>
       </div>
