@@ -1,6 +1,7 @@
 // /app/chat/<id>: one conversation (spec 3 §2.10, §4 "Chat", §5 "Chat"). Messages newest at the
 // bottom, 50 at a time (Load older messages adds a page: ?pages=N), own messages with their
-// status. Opening it marks it read. Sending is a multipart form post (text, an image, or both) that
+// status. Opening it (this page's own load, not a prefetch) is what marks it read: the rule is
+// chat.server.ts openConversation. Sending is a multipart form post (text, an image, or both) that
 // redirects back here; a Refresh link shows what arrived when JavaScript is off. 404 to anyone who
 // is not a participant.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
@@ -20,7 +21,12 @@ import { notFoundUnless } from "~/lib/http.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { STAFF_ROLES } from "~/domain/roles";
 import { parseFileForm } from "~/lib/uploads.server";
-import { findDialog, loadMessages, markRead, sendMessage } from "~/domain/chat/chat.server";
+import {
+  findDialog,
+  isPrefetch,
+  openConversation,
+  sendMessage,
+} from "~/domain/chat/chat.server";
 import {
   ATTACHMENT_PLACEHOLDER,
   CHAT_TEXTS,
@@ -34,9 +40,11 @@ export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireActor(request, STAFF_ROLES);
   const dialog = notFoundUnless(await findDialog(user, params.dialogId ?? ""));
-  await markRead(user.id, dialog.id);
   const pages = Number(new URL(request.url).searchParams.get("pages") ?? 1);
-  const { messages, hasOlder, pages: shown } = await loadMessages(user, dialog.id, pages);
+  const { messages, hasOlder, pages: shown } = await openConversation(user, dialog.id, {
+    pages,
+    prefetch: isPrefetch(request.headers),
+  });
   return {
     dialog,
     hasOlder,

@@ -1,17 +1,27 @@
 // /app/chat, shown as Messages (spec 3 §2.10): the conversation list on the left (name search,
 // New Message, New group), the open conversation on the right (routes/app.chat.$dialogId.tsx).
 // All four staff roles. The New Message and New group dialogs are URL states (?dialog=new|group,
-// ?cq= searches the contacts) that post to /app/chat/new. With JavaScript the list, statuses and
-// badges follow the chat stream (ui/AppShell.tsx useChatStream); without it a Refresh link.
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
-import { Dialog, useCloseHref } from "~/ui/Dialog";
+// ?cq= searches the contacts, domain/chat/ui/ContactPicker.tsx) that post here: intent=direct with
+// one userId opens (or reuses) the one-to-one conversation, intent=group with userId[] and an
+// optional name starts a group; a refusal (not a contact) is a 400 shown inside the open dialog.
+// With JavaScript the list, statuses and badges follow the chat stream (useChatStream); without
+// it a Refresh link.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Link, NavLink, Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { SearchForm } from "~/ui/SearchForm";
 import { requireActor } from "~/domain/actor.server";
+import { formReply, parseForm } from "~/lib/form.server";
 import { photoUrl } from "~/lib/photoUrl";
 import { ROLE_NAMES, STAFF_ROLES } from "~/domain/roles";
-import { listContacts, listDialogs } from "~/domain/chat/chat.server";
-import { GROUP_DEFAULT_NAME, MAX_GROUP_NAME_LENGTH } from "~/domain/chat/rules";
+import {
+  createGroupDialog,
+  listContacts,
+  listDialogs,
+  startDirectDialog,
+} from "~/domain/chat/chat.server";
+import { newDialogSchema } from "~/domain/chat/schema";
+import { ContactPicker, type Picker } from "~/domain/chat/ui/ContactPicker";
 import type { RouteHandle } from "~/ui/rootData";
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
@@ -26,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams;
   const q = search.get("q") ?? "";
   const dialog = search.get("dialog");
-  const picking = dialog === "new" || dialog === "group" ? dialog : null;
+  const picking: Picker["kind"] | null = dialog === "new" || dialog === "group" ? dialog : null;
   const contactSearch = search.get("cq") ?? "";
   const [dialogs, contacts] = await Promise.all([
     listDialogs(user, q),
@@ -53,13 +63,33 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireActor(request, STAFF_ROLES);
+  const form = await parseForm(request, newDialogSchema);
+  if (!form.ok) return form.reply;
+  const input = form.data;
+  const outcome =
+    input.intent === "direct"
+      ? await startDirectDialog(user, input.userId)
+      : await createGroupDialog(user, { memberIds: input.userId, name: input.name });
+  if (!outcome.ok) return formReply({ "": outcome.message }, form.values);
+  return redirect(`/app/chat/${outcome.dialogId}`);
+}
+
 export default function ChatPage() {
   const { q, dialogs, picker } = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
+  const refusal = refused
+    ? {
+        message: Object.values(refused.fieldErrors)[0] ?? "",
+        values: refused.repopulateFields,
+      }
+    : null;
   const keep = q ? `?q=${encodeURIComponent(q)}` : "";
   return (
     <div className="chat-page card">
-      <div className="row g-0">
-        <aside className="col-md-4 chat-list border-end" aria-label="Conversations">
+      <div className="chat-panes">
+        <aside className="chat-list border-end" aria-label="Conversations">
           <div className="p-2 border-bottom d-flex gap-2">
             <Link to="?dialog=new" className="btn btn-primary btn-sm flex-fill">
               New Message
@@ -92,7 +122,7 @@ export default function ChatPage() {
                       height={36}
                       className="rounded-circle flex-shrink-0"
                     />
-                    <span className="flex-grow-1 overflow-hidden">
+                    <span className="chat-list-text flex-grow-1">
                       <span className="d-flex justify-content-between gap-2">
                         <strong className="text-truncate">{d.name}</strong>
                         <small className="text-muted text-nowrap">{d.lastMessageTime}</small>
@@ -117,90 +147,11 @@ export default function ChatPage() {
             </ul>
           )}
         </aside>
-        <section className="col-md-8 chat-window" aria-label="Chat window">
+        <section className="chat-window" aria-label="Chat window">
           <Outlet />
         </section>
       </div>
-      {picker ? <ContactPicker picker={picker} /> : null}
+      {picker ? <ContactPicker picker={picker} refusal={refusal} /> : null}
     </div>
-  );
-}
-
-type Picker = NonNullable<Awaited<ReturnType<typeof loader>>["picker"]>;
-
-function ContactPicker({ picker }: { picker: Picker }) {
-  const closeHref = useCloseHref(["dialog", "cq"]);
-  const group = picker.kind === "group";
-  return (
-    <Dialog title={group ? "New group" : "New Message"} closeHref={closeHref}>
-      <SearchForm
-        name="cq"
-        label="Search contacts"
-        defaultValue={picker.search}
-        className="d-flex gap-2 mb-3"
-      />
-      {picker.contacts.length === 0 ? (
-        <p className="text-muted mb-0">No contacts found</p>
-      ) : group ? (
-        <Form method="post" action="/app/chat/new">
-          <input type="hidden" name="intent" value="group" />
-          <div className="mb-3">
-            <label htmlFor="group-name" className="form-label">
-              Group name
-            </label>
-            <input
-              id="group-name"
-              name="name"
-              className="form-control"
-              placeholder={GROUP_DEFAULT_NAME}
-              maxLength={MAX_GROUP_NAME_LENGTH}
-            />
-          </div>
-          <fieldset>
-            <legend className="form-label fs-6">Members</legend>
-            {picker.contacts.map((c) => (
-              <div className="form-check chat-contact" key={c.id}>
-                <input
-                  className="form-check-input"
-                  type="checkbox"
-                  name="userId"
-                  value={c.id}
-                  id={`member-${c.id}`}
-                />
-                <label className="form-check-label" htmlFor={`member-${c.id}`}>
-                  {c.name} <small className="text-muted">{c.detail}</small>
-                </label>
-              </div>
-            ))}
-          </fieldset>
-          <button type="submit" className="btn btn-primary mt-3" aria-label="Create group">
-            <img src="/img/check.svg" alt="" width={16} height={16} className="me-1" />
-            Create group
-          </button>
-        </Form>
-      ) : (
-        <ul className="list-unstyled mb-0">
-          {picker.contacts.map((c) => (
-            <li key={c.id} className="chat-contact">
-              <Form method="post" action="/app/chat/new">
-                <input type="hidden" name="intent" value="direct" />
-                <input type="hidden" name="userId" value={c.id} />
-                <button
-                  type="submit"
-                  className="btn btn-link text-start d-flex align-items-center gap-2 w-100"
-                >
-                  <img src={c.photoUrl} alt="" width={32} height={32} className="rounded-circle" />
-                  <span>
-                    {c.name}
-                    <br />
-                    <small className="text-muted">{c.detail}</small>
-                  </span>
-                </button>
-              </Form>
-            </li>
-          ))}
-        </ul>
-      )}
-    </Dialog>
   );
 }

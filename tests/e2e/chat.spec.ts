@@ -2,12 +2,13 @@
 // for the other without a reload, and the sender sees it delivered, then read. Without it (and with
 // it), a conversation is started, a message and an image are sent and seen after the redirect, the
 // other person's Refresh shows them, and a too-large image and a non-image get their messages.
-// Outsiders get 404 for the conversation, its stream and its attachments; an expired session
+// Outsiders get 404 for the conversation and its attachments; an expired session
 // shows the spec's alert (JavaScript) or the expired screen.
 import type { Browser, Page } from "@playwright/test";
 import sharp from "sharp";
 import { createCareSite, createSession, createUser, db } from "./support/db";
 import { expect, test } from "./support/fixtures";
+import { expectClean, watch } from "./support/pageChecks";
 
 const jsOn = () => test.info().project.use.javaScriptEnabled !== false;
 
@@ -168,7 +169,7 @@ test("start a conversation, send a message and an image; Refresh shows them to t
   await expect(messages(page)).toHaveCount(3);
 });
 
-test("someone outside a conversation gets 404 for it, its stream and its attachments", async ({
+test("someone outside a conversation gets 404 for it and its attachments", async ({
   page,
   signInAs,
   browser,
@@ -199,7 +200,7 @@ test("someone outside a conversation gets 404 for it, its stream and its attachm
     ],
   });
   const other = await secondPage(browser, baseURL!, outsider);
-  for (const path of [conversation, `${conversation}/stream`, src!]) {
+  for (const path of [conversation, src!]) {
     const response = await other.request.get(path);
     expect(response.status(), path).toBe(404);
   }
@@ -272,4 +273,109 @@ test("New group: several contacts, named 'Group dialog' unless named", async ({
       .getByRole("complementary", { name: "Conversations" })
       .getByRole("link", { name: /Group dialog/ }),
   ).toContainText("Welcome to the team huddle.");
+});
+
+test("New Message or New group with someone who is no longer a contact: the refusal shows inside the open picker", async ({
+  page,
+  signInAs,
+}) => {
+  const { admin, clinician } = await colleagues();
+  const stays = await createUser("clinician", { careSiteIds: [careSiteOf(admin.id)] });
+  await signInAs(admin.id);
+  await page.goto(`/app/chat?dialog=new&cq=${clinician.username}`);
+  const picker = page.getByRole("dialog", { name: "New Message" });
+  const choice = picker.getByRole("button", { name: new RegExp(clinician.username) });
+  await expect(choice).toBeVisible();
+  // The clinician stops sharing while the picker is open.
+  const database = db();
+  database.prepare(`UPDATE "Membership" SET status = 'blocked' WHERE userId = ?`).run(clinician.id);
+  database.close();
+
+  await choice.click();
+  await expect(picker.getByRole("alert")).toHaveText(
+    "You can only message your contacts (users who accepted sharing).",
+  );
+  await expect(page).toHaveURL(/[?&]dialog=new/);
+  await expect(page).toHaveURL(new RegExp(`[?&]cq=${clinician.username.replace(".", "\\.")}`));
+
+  // New group: a refusal shows there too, and what was typed stays.
+  await page.goto(`/app/chat?dialog=group&cq=${stays.username}`);
+  const group = page.getByRole("dialog", { name: "New group" });
+  await group.getByLabel("Group name").fill("Night shift");
+  await group.getByRole("button", { name: "Create group" }).click();
+  await expect(group.getByRole("alert")).toHaveText("Choose at least one contact for the group.");
+  await expect(group.getByLabel("Group name")).toHaveValue("Night shift");
+  await expect(page).toHaveURL(/[?&]dialog=group/);
+});
+
+/** The care site a user is a member of. */
+function careSiteOf(userId: string) {
+  const database = db();
+  try {
+    return (
+      database.prepare(`SELECT careSiteId FROM "Membership" WHERE userId = ?`).get(userId) as {
+        careSiteId: string;
+      }
+    ).careSiteId;
+  } finally {
+    database.close();
+  }
+}
+
+test("a conversation holding images opens cleanly at 1024 px: no console or hydration error, no sideways scroll, the list readable", async ({
+  page,
+  signInAs,
+  browser,
+  baseURL,
+}) => {
+  const { admin, clinician } = await colleagues();
+  // A long name and a long unbroken message: both must end in an ellipsis inside the list.
+  const database = db();
+  database
+    .prepare(`UPDATE "User" SET lastName = ? WHERE id = ?`)
+    .run(`Montgomery-Fitzwilliam ${clinician.username} Alexandrovna`, clinician.id);
+  database.close();
+  await signInAs(clinician.id);
+  await startConversation(page, admin);
+  await sendFile(page, { name: "screen.png", buffer: await png(400, 300) });
+  await expect(messages(page)).toHaveCount(1);
+  await composer(page).getByLabel("Message").fill("And a photo with a caption.");
+  await sendFile(page, { name: "second.png", buffer: await png(40, 30) });
+  await expect(messages(page)).toHaveCount(2);
+  await expect(composer(page).getByLabel("Message")).toHaveValue("");
+  await send(page, "After the photos: ".padEnd(120, "x"));
+  await expect(messages(page)).toHaveCount(3);
+  const conversation = page.url();
+
+  // Both sides open it afresh (a page load: the server's HTML, then hydration with JavaScript).
+  const other = await secondPage(browser, baseURL!, admin);
+  for (const viewer of [page, other]) {
+    await viewer.setViewportSize({ width: 1024, height: 768 });
+    const problems = watch(viewer);
+    await viewer.goto(conversation);
+    await expect(messages(viewer).getByRole("img", { name: "Attachment" })).toHaveCount(2);
+    if (jsOn()) await expectClean(viewer, problems);
+    const list = viewer.getByRole("complementary", { name: "Conversations" });
+    const layout = await list.evaluate((aside) => {
+      const item = aside.querySelector("li a")!;
+      const clipped = (el: Element | null) =>
+        !!el && el.scrollWidth > el.clientWidth && getComputedStyle(el).textOverflow === "ellipsis";
+      return {
+        page: document.documentElement.scrollWidth,
+        width: aside.getBoundingClientRect().width,
+        listScroll: aside.scrollWidth - aside.clientWidth,
+        itemRight: item.getBoundingClientRect().right - aside.getBoundingClientRect().right,
+        nameClipped: clipped(item.querySelector("strong")),
+        lastClipped: clipped(item.querySelector("small.text-truncate")),
+      };
+    });
+    expect(layout.page, "page width at 1024 px").toBeLessThanOrEqual(1024);
+    // Not cramped: at least 18 rem beside the shell's side bar.
+    expect(layout.width).toBeGreaterThanOrEqual(288);
+    expect(layout.listScroll, "no sideways scroll inside the list").toBe(0);
+    expect(layout.itemRight).toBeLessThanOrEqual(0);
+    if (viewer === other) expect(layout.nameClipped, "the long name ends in an ellipsis").toBe(true);
+    if (viewer === page) expect(layout.lastClipped, "the last message ends in an ellipsis").toBe(true);
+  }
+  await other.context().close();
 });

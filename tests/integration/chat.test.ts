@@ -23,9 +23,9 @@ import {
 } from "~/domain/chat/chat.server";
 import { loader as shellLoader } from "~/routes/app";
 import { loader as attachmentLoader } from "~/routes/app.chat.$dialogId.attachments.$attachmentId";
-import { loader as streamLoader } from "~/routes/app.chat.$dialogId.stream";
+import { loader as streamLoader } from "~/routes/app.chat.stream";
 import { action as sendAction, loader as dialogLoader } from "~/routes/app.chat.$dialogId";
-import { action as newAction } from "~/routes/app.chat.new";
+import { action as newAction } from "~/routes/app.chat";
 import { actorOf, createCareSite, createUser } from "../support/factories";
 import { blankPng, peakRssGrowth } from "../support/imageBombs";
 import { bodyOf, locationOf, statusOf, type Browser } from "../support/requests";
@@ -167,9 +167,12 @@ describe("conversations", () => {
       { intent: "direct", userId: clinicianB.id, name: "" },
       { intent: "group", userId: [patientA.id], name: "" },
     ]) {
-      const result = await browser.run(newAction, browser.post("/app/chat/new", fields));
-      expect(statusOf(result)).toBe(302);
-      expect(locationOf(result)).toMatch(/^\/app\/chat\?dialog=/);
+      const result = await browser.run(newAction, browser.post("/app/chat?dialog=new", fields));
+      // Answered inside the open dialog (400 with the message), never a redirect elsewhere.
+      expect(statusOf(result)).toBe(400);
+      expect(Object.values((await bodyOf<FormReplyData>(result)).fieldErrors)).toEqual([
+        fields.intent === "direct" ? CHAT_MESSAGES.notContactDirect : CHAT_MESSAGES.notContact,
+      ]);
     }
     expect(await prisma.chatDialog.count()).toBe(before);
     const shell = await bodyOf<{ flash?: unknown }>(
@@ -179,7 +182,7 @@ describe("conversations", () => {
 
     const ok = await browser.run(
       newAction,
-      browser.post("/app/chat/new", {
+      browser.post("/app/chat?dialog=group", {
         intent: "group",
         userId: [clinicianA2.id, adminA.id],
         name: "Huddle",
@@ -466,7 +469,7 @@ describe("sending and statuses", () => {
 });
 
 describe("outsiders", () => {
-  it("get 404 for the conversation, its post and its stream", async () => {
+  it("get 404 for the conversation and its post", async () => {
     const id = await direct(adminA, clinicianA);
     for (const outsider of [clinicianA2, adminB, superadmin]) {
       const browser = await signedInBrowser(outsider.id);
@@ -477,10 +480,6 @@ describe("outsiders", () => {
         { dialogId: id },
       );
       expect(statusOf(post)).toBe(404);
-      const stream = await browser.run(streamLoader, browser.get(`/app/chat/${id}/stream`), {
-        dialogId: id,
-      });
-      expect(statusOf(stream)).toBe(404);
     }
     expect(await prisma.chatMessage.count({ where: { dialogId: id, body: "hi" } })).toBe(0);
   });
@@ -499,7 +498,7 @@ describe("the stream", () => {
     }
   }
 
-  it("tells a participant of a new message, and marks it delivered and read while open", async () => {
+  it("tells a participant of a new message and marks it delivered, never read", async () => {
     const a = await createUser({ role: "clinician", careSites: [{ id: siteA.id }] });
     const b = await createUser({ role: "clinician", careSites: [{ id: siteA.id }] });
     const id = await direct(a, b);
@@ -507,8 +506,7 @@ describe("the stream", () => {
     const abort = new AbortController();
     const response = (await browserB.run(
       streamLoader,
-      browserB.get(`/app/chat/${id}/stream`, { signal: abort.signal }),
-      { dialogId: id },
+      browserB.get("/app/chat/stream", { signal: abort.signal }),
     )) as Response;
     expect(response.headers.get("Content-Type")).toMatch(/^text\/event-stream/);
     const reader = response.body!.getReader();
@@ -516,10 +514,30 @@ describe("the stream", () => {
 
     await sendMessage(await actorOf(a), id, { text: "ping", file: null });
     const change = await nextEvent(reader, "change");
-    // Read at once: the conversation is open on b's page.
-    expect(change.unread).toBe(0);
+    // Received by b's page, not read: only b's own conversation page reads it.
+    expect(change.unread).toBe(1);
+    expect((await loadMessages(await actorOf(a), id)).messages.at(-1)!.status).toBe("delivered");
+    // Then b opens the conversation: read, and b's stream hears of it.
+    await open(browserB, id);
+    expect((await nextEvent(reader, "change")).unread).toBe(0);
     expect((await loadMessages(await actorOf(a), id)).messages.at(-1)!.status).toBe("read");
     abort.abort();
+  });
+
+  it("a prefetch of the conversation does not read it", async () => {
+    const a = await createUser({ role: "clinician", careSites: [{ id: siteA.id }] });
+    const b = await createUser({ role: "clinician", careSites: [{ id: siteA.id }] });
+    const id = await direct(a, b);
+    await sendMessage(await actorOf(a), id, { text: "later", file: null });
+    const browserB = await signedInBrowser(b.id);
+    for (const header of [{ "Sec-Purpose": "prefetch" }, { Purpose: "prefetch" }]) {
+      const request = browserB.get(`/app/chat/${id}`);
+      for (const [k, v] of Object.entries(header)) request.headers.set(k, v);
+      expect(statusOf(await browserB.run(dialogLoader, request, { dialogId: id }))).toBe(200);
+    }
+    expect(await countUnreadMessages(b.id)).toBe(1);
+    await open(browserB, id);
+    expect(await countUnreadMessages(b.id)).toBe(0);
   });
 
   it("says when the session is over", async () => {

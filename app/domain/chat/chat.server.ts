@@ -44,7 +44,7 @@ type Outcome = { ok: true; dialogId: string } | { ok: false; message: string };
 /** New Message: the one-to-one conversation with a contact, reused when it exists. */
 export async function startDirectDialog(user: ChatUser, contactId: string): Promise<Outcome> {
   if ((await countContacts(user, [contactId])) !== 1) {
-    return { ok: false, message: CHAT_TEXTS.notContact };
+    return { ok: false, message: CHAT_TEXTS.notContactDirect };
   }
   const between: Prisma.ChatDialogWhereInput = {
     type: DIALOG_TYPE.oneToOne,
@@ -204,28 +204,67 @@ export async function loadMessages(user: ChatUser, dialogId: string, pages = 1) 
               : ("sent" as const),
       };
     });
-  return { messages, hasOlder: rows.length > take, pages: take / CHAT_PAGE_SIZE };
+  return {
+    messages,
+    hasOlder: rows.length > take,
+    pages: take / CHAT_PAGE_SIZE,
+    /** When the newest message shown was sent (what opening this page reads up to). */
+    newestAt: rows[0]?.createdAt ?? null,
+  };
 }
 
-/** The user opened the conversation: everything in it is read (and so delivered). */
-export async function markRead(userId: string, dialogId: string) {
+/**
+ * Read receipts are decided here and only here (spec 3 §4: "read when another user also read it").
+ * A message is read by a participant when their own conversation page was given it: the
+ * conversation's loader called for a page view (a document or the page's own data request, not a
+ * prefetch: `isPrefetch`). Nothing else marks read: not the conversation list, not the badge
+ * count, not a stream (which only delivers), not the sender's view. With JavaScript, the page
+ * reloads the conversation only while the document is visible (ui/useChatStream.ts), so a hidden
+ * tab holding the conversation leaves new messages delivered, not read, until it is looked at.
+ *
+ * Returns the page of messages, and marks read up to the newest message it holds (not "now": a
+ * message committed after the page was read stays unread).
+ */
+export async function openConversation(
+  user: ChatUser,
+  dialogId: string,
+  view: { pages?: number; prefetch?: boolean } = {},
+) {
+  const page = await loadMessages(user, dialogId, view.pages);
+  if (!view.prefetch) await markRead(user.id, dialogId, page.newestAt);
+  return page;
+}
+
+/** A browser's prefetch of a page (a `<link rel=prefetch>`, speculation rules): not a view. */
+export function isPrefetch(headers: Headers) {
+  const purpose = `${headers.get("Sec-Purpose") ?? ""} ${headers.get("Purpose") ?? ""}`;
+  return /prefetch|prerender/i.test(purpose);
+}
+
+/** Everything in the conversation up to `until` is read (and so delivered) by the user. */
+async function markRead(userId: string, dialogId: string, until: Date | null) {
+  if (!until) return;
   const participant = await prisma.chatParticipant.findUnique({
     where: { dialogId_userId: { dialogId, userId } },
-    select: { lastReadAt: true },
+    select: { lastReadAt: true, lastDeliveredAt: true },
   });
   if (!participant) return;
+  if (participant.lastReadAt && participant.lastReadAt >= until) return;
   const unread = await prisma.chatMessage.count({
     where: {
       dialogId,
       senderId: { not: userId },
-      ...(participant.lastReadAt ? { createdAt: { gt: participant.lastReadAt } } : {}),
+      createdAt: { lte: until, ...(participant.lastReadAt ? { gt: participant.lastReadAt } : {}) },
     },
   });
   if (unread === 0) return;
-  const now = new Date();
+  const delivered =
+    participant.lastDeliveredAt && participant.lastDeliveredAt > until
+      ? participant.lastDeliveredAt
+      : until;
   await prisma.chatParticipant.update({
     where: { dialogId_userId: { dialogId, userId } },
-    data: { lastReadAt: now, lastDeliveredAt: now },
+    data: { lastReadAt: until, lastDeliveredAt: delivered },
     select: { dialogId: true },
   });
   // The senders see "read"; the reader's other pages see their badge go down.

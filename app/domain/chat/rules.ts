@@ -24,6 +24,8 @@ export const CHAT_TEXTS = {
   notImage: "Only images can be attached (png, jpeg, jpg, gif or tiff).",
   tooLong: `A message can be at most ${MAX_MESSAGE_LENGTH} characters.`,
   notContact: "You can only add your contacts to a conversation.",
+  // Ours: New Message to someone who is not (or no longer) a contact, or a forged user id.
+  notContactDirect: "You can only message your contacts (users who accepted sharing).",
   noMembers: "Choose at least one contact for the group.",
   cannotPost:
     "You can no longer post to this conversation: you no longer share a care site with its members.",

@@ -1,4 +1,4 @@
-// The chat's forms: New Message / New group (posted to /app/chat/new) and a message's text (the
+// The chat's forms: New Message / New group (posted to /app/chat) and a message's text (the
 // image beside it is read by lib/uploads' multipart parser, with its own size limit). The rules
 // with the spec's messages (who is a contact, a message's length) are the server's
 // (chat.server.ts, send.server.ts): these only give the posted values their shape.

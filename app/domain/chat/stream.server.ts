@@ -1,12 +1,12 @@
 // The chat's server-sent events (DESIGN.md §4 "live chat"). One stream per open portal page:
 // - `ready` when connected (a page that reconnects after a restart reloads its data then);
 // - `change` with the unread total when something changed for the user (a message, a status, a
-//   new conversation): the page reloads its data; receiving it counts as delivery, and with the
-//   conversation open, as reading it;
+//   new conversation): the page reloads its data; receiving it counts as delivery. Never as
+//   reading: only the conversation page's own load reads (chat.server.ts openConversation);
 // - `expired` when the session timed out or was ended: the page shows the spec's alert.
 // The session is checked every few seconds without counting as activity, so an open chat never
 // keeps an idle session alive.
-import { countUnreadMessages, markDelivered, markRead } from "~/domain/chat/chat.server";
+import { countUnreadMessages, markDelivered } from "~/domain/chat/chat.server";
 import { chatStreamsClosing, onChatChange, onChatShutdown } from "../../lib/chatEvents.server";
 import { isSignedInSessionLive } from "../../lib/session.server";
 import { logger } from "../../lib/logger.server";
@@ -38,9 +38,9 @@ export function expiredStream() {
 /** The events of one page, until `aborted` (the request's signal: the page went away). */
 export function chatEventStream(
   aborted: AbortSignal,
-  who: { userId: string; sessionId: string; dialogId?: string },
+  who: { userId: string; sessionId: string },
 ) {
-  const { userId, sessionId, dialogId } = who;
+  const { userId, sessionId } = who;
   // Shutting down: the browser is told to try again shortly, when the next server is up.
   if (chatStreamsClosing()) {
     return new Response(`retry: ${RECONNECT_MS}\n\n`, {
@@ -72,7 +72,6 @@ export function chatEventStream(
           pending = null;
           try {
             await markDelivered(userId);
-            if (dialogId) await markRead(userId, dialogId);
             send(event("change", { unread: await countUnreadMessages(userId) }));
           } catch (error) {
             logger.warn("chat stream update failed", { error: String(error) });
