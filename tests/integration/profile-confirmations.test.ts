@@ -54,7 +54,7 @@ describe("a post without its confirmation changes nothing", () => {
   it("Account on and off: the post answers with the dialog unless it carries confirm=1", async () => {
     const { patient, browser, href } = await world();
     for (const confirm of [undefined, "", "0", "yes"]) {
-      const fields = confirm === undefined ? {} : { confirm };
+      const fields: Record<string, string> = confirm === undefined ? {} : { confirm };
       const off = await submit(browser, href, { intent: "deactivate", ...fields });
       expect(locationOf(off)).toBe(`${href}&dialog=deactivate`);
       expect(await statusOfUser(patient.id)).toBe("active");
@@ -85,7 +85,7 @@ describe("a post without its confirmation changes nothing", () => {
     const shown = profile(patient.id, site.id, pairing.id);
 
     for (const confirm of [undefined, "", "1", "some-other-pairing"]) {
-      const fields = confirm === undefined ? {} : { confirm };
+      const fields: Record<string, string> = confirm === undefined ? {} : { confirm };
       const asked = await submit(browser, shown, { intent: "unpair", ...fields });
       expect(locationOf(asked)).toBe(`${shown}&dialog=unpair`);
       expect(await openPairings({ patientId: patient.id })).toEqual([pairing]);
@@ -98,7 +98,9 @@ describe("a post without its confirmation changes nothing", () => {
     expect(locationOf(stale)).toBe(`${shown}&dialog=unpair`);
     expect(await openPairings({ patientId: patient.id })).toEqual([replaced]);
     expect(
-      await prisma.auditEvent.count({ where: { action: "device.unpaired", targetId: replaced.id } }),
+      await prisma.auditEvent.count({
+        where: { action: "device.unpaired", targetId: replaced.id },
+      }),
     ).toBe(0);
 
     const confirmed = await submit(browser, shown, { intent: "unpair", confirm: replaced.id });
@@ -118,12 +120,13 @@ describe("a post without its confirmation changes nothing", () => {
     const held = await device();
     const heldPairing = await pairNow(held.id, holder.id, site.id);
     const pairing = await pairNow(theirs.id, patient.id, site.id);
-    for (const fields of [
+    const posts: Record<string, string>[] = [
       { serial: spare.serial },
       { serial: held.serial },
       { serial: held.serial, confirm: heldPairing.id },
       { serial: "NOSUCH0001" },
-    ]) {
+    ];
+    for (const fields of posts) {
       const result = await submit(browser, href, { intent: "pair", ...fields });
       expect(locationOf(result)).toBe(profile(patient.id, site.id, pairing.id));
       expect(await flashOf(browser)).toEqual({
