@@ -165,7 +165,7 @@ async function pairing(
   if (!pair.ok) return pair.reply;
   const { serial } = pair.data;
   const refuse = (message: string) => formReply({ serial: message }, { intent, serial });
-  const result = await pairDevice({ ...input, serial, confirm: pair.data.confirm });
+  const result = await pairDevice({ ...input, serial, confirm });
   switch (result.status) {
     case "forbidden":
       return forbidden();

@@ -180,7 +180,7 @@ function goalSchemaOf(paired: boolean) {
  */
 export const goalFormSchema = { paired: goalSchemaOf(true), unpaired: goalSchemaOf(false) };
 
-/** Pair device: the serial as typed; `confirm` is the pairing to end (sent by Move device). */
+/** Pair device: the serial as typed (Move device adds `confirm`, read with the intent). */
 export const pairFormSchema = z.object({
   serial: z
     .string({
@@ -189,7 +189,6 @@ export const pairFormSchema = z.object({
     })
     .trim()
     .min(1, pairingMessages.serialRequired),
-  confirm: z.unknown().transform((v) => (typeof v === "string" ? v : null)),
 });
 
 /**
