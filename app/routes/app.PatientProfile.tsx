@@ -4,7 +4,7 @@
 // or malformed `p` is 404. Dialogs are `?dialog=` URLs and every control is a link or a form, so
 // the page does not hydrate: its charts are SVG drawn on the server.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import {
   PatientProfilePage,
@@ -37,6 +37,7 @@ import type { RouteHandle } from "~/ui/rootData";
 import { Flash } from "~/ui/Flash";
 import { notAssociatedWithDevice } from "~/domain/careSites/schema";
 import {
+  ACCOUNT_CONFIRMED,
   goalDraftSchema,
   goalFormSchema,
   noteFormSchema,
@@ -82,7 +83,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const button = await parseForm(form, profileIntentSchema);
   if (!button.ok) badRequest();
-  const { intent } = button.data;
+  const { intent, confirm } = button.data;
   const where = { careSiteId: found.careSite?.id, ip: clientIp(request) };
   const url = new URL(request.url);
   url.searchParams.delete("dialog");
@@ -98,6 +99,8 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     case "activate":
     case "deactivate": {
+      // Only the confirmation dialog's Yes carries `confirm`: any other post gets the dialog.
+      if (confirm !== ACCOUNT_CONFIRMED) return askFirst(request, intent);
       const accepted = intent === "activate";
       await setPatientAccountStatus(viewer, found.patientId, accepted, where);
       return back(accepted ? profileMessages.activated : profileMessages.deactivated);
@@ -133,30 +136,42 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     case "pair":
     case "unpair":
-      return pairing(request, found, viewer, form, intent);
+      return pairing(request, found, viewer, form, intent, confirm);
   }
 }
 
-/** Pair device, Move device (pair with `confirm`) and Unpair device, for the care site's staff. */
+/** The profile with a confirmation dialog open (`?dialog=`): the answer to an unconfirmed post. */
+function askFirst(request: Request, dialog: "activate" | "deactivate" | "unpair") {
+  const url = new URL(request.url);
+  url.searchParams.set("dialog", dialog);
+  return redirect(`${url.pathname}${url.search}`);
+}
+
+/**
+ * Pair device, Move device (pair with `confirm`) and Unpair device (with `confirm`, from its
+ * dialog), for the care site's staff.
+ */
 async function pairing(
   request: Request,
   found: FoundProfile,
   viewer: Actor,
   form: FormData,
   intent: "pair" | "unpair",
+  confirm: string | null,
 ) {
   const careSiteId = found.careSite?.id;
   if (!careSiteId) forbidden();
   if (!mayPairAt(viewer, careSiteId)) forbidden();
   const input = { actor: viewer, patientId: found.patientId, careSiteId, ip: clientIp(request) };
   if (intent === "unpair") {
-    const result = await unpairDevice(input);
+    const result = await unpairDevice({ ...input, confirm });
     if (result.status === "forbidden") forbidden();
+    if (result.status === "confirmUnpair") return askFirst(request, "unpair");
     return toProfile(request, found, null, pairingMessages.unpaired);
   }
   const pair = await parseForm(form, pairFormSchema);
   if (!pair.ok) return pair.reply;
-  const { serial, confirm } = pair.data;
+  const { serial } = pair.data;
   const refuse = (message: string) => formReply({ serial: message }, { intent, serial });
   const result = await pairDevice({ ...input, serial, confirm });
   switch (result.status) {
@@ -166,6 +181,15 @@ async function pairing(
       return refuse(pairingMessages.noDevice);
     case "patientPairedElsewhere":
       return refuse(pairingMessages.pairedElsewhere);
+    case "patientHasDevice":
+      // A page shown before the device was paired: the page again, now showing it.
+      return toProfile(
+        request,
+        found,
+        result.pairingId,
+        pairingMessages.patientHasDevice,
+        "danger",
+      );
     case "confirmMove": {
       // Nothing moved yet: the page asks, and Move device posts again with `confirm`.
       const { serial: canonical, pairingId, from } = result;
@@ -180,13 +204,19 @@ async function pairing(
 }
 
 /** After pairing or unpairing: the profile under its new pair_id. */
-function toProfile(request: Request, found: FoundProfile, pairId: string | null, message: string) {
+function toProfile(
+  request: Request,
+  found: FoundProfile,
+  pairId: string | null,
+  message: string,
+  kind: "success" | "danger" = "success",
+) {
   const href = patientProfileHref({
     profileId: found.patientId,
     clinicId: found.careSite?.id ?? null,
     pairId,
   });
-  return redirectWithFlash(request, href, "success", message);
+  return redirectWithFlash(request, href, kind, message);
 }
 
 export default function PatientProfile() {

@@ -6,7 +6,13 @@
 import { describe, expect, it } from "vitest";
 import { loadActor } from "~/domain/access.server";
 import { prisma } from "~/lib/db.server";
-import { createDevice, pairDevice, pairingPowers, unpairDevice } from "~/domain/devices/device.server";
+import {
+  createDevice,
+  getCurrentDevice,
+  pairDevice,
+  pairingPowers,
+  unpairDevice,
+} from "~/domain/devices/device.server";
 import { createCareSite, createUser, uid } from "../support/factories";
 
 type ActorKind =
@@ -214,6 +220,8 @@ describe("unpairing the device of a patient of S (and T), on the profile seen th
           actor: w.actor,
           patientId: w.patient.id,
           careSiteId: w.s.id,
+          // Confirmed for the device the patient has (the dialog's pairing id).
+          confirm: (await getCurrentDevice(w.patient.id))?.pairingId ?? null,
         });
         if (!may) {
           expect(result).toEqual({ status: "forbidden" });
@@ -228,7 +236,7 @@ describe("unpairing the device of a patient of S (and T), on the profile seen th
     }
   }
 
-  it("pairing another device with a patient whose device was paired at T is refused to staff of S only", async () => {
+  it("pairing another device with a patient whose device was paired at T is refused to staff of S, and asks for an Unpair first from staff of both", async () => {
     for (const kind of ["clinician of S", "clinician of S and T"] as const) {
       const w = await world(kind);
       const held = await heldBy(w.patient.id, w.t.id);
@@ -246,8 +254,9 @@ describe("unpairing the device of a patient of S (and T), on the profile seen th
         expect(result.status).toBe("patientPairedElsewhere");
         expect(open.map((p) => p.id)).toEqual([held.pairingId]);
       } else {
-        expect(result.status).toBe("paired");
-        expect(open.map((p) => p.careSiteId)).toEqual([w.s.id]);
+        // Issue 22: a device is never replaced unasked; it is unpaired first, through its dialog.
+        expect(result).toEqual({ status: "patientHasDevice", pairingId: held.pairingId });
+        expect(open.map((p) => p.id)).toEqual([held.pairingId]);
       }
     }
   });

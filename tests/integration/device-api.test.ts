@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadActor } from "~/domain/access.server";
 import { prisma } from "~/lib/db.server";
 import { MAX_JSON_BODY_BYTES } from "~/lib/jsonBody.server";
-import { createDevice, pairDevice, rotateDeviceToken, unpairDevice } from "~/domain/devices/device.server";
+import {
+  createDevice,
+  getCurrentDevice,
+  pairDevice,
+  rotateDeviceToken,
+  unpairDevice,
+} from "~/domain/devices/device.server";
 import { AdherenceWorker } from "~/jobs/adherenceQueue.server";
 import { processAdherenceQueue } from "~/domain/adherence/adherence.server";
 import { ingestTransmission } from "~/domain/devices/ingest.server";
@@ -307,6 +313,7 @@ describe("POST /api/v1/devices/{serial}/transmissions", () => {
       actor: await loadActor(clinician),
       patientId: patient.id,
       careSiteId: site.id,
+      confirm: (await getCurrentDevice(patient.id))?.pairingId ?? null,
     });
     const t3 = await accepted(d, transmission([therapy("U3")]));
     const owners = await prisma.therapy.findMany({

@@ -144,16 +144,17 @@ describe("pairing on the patient profile", () => {
     expect((await view(browser, href)).view.patient.deviceSerial).toBeNull();
   });
 
-  it("one device per patient: a new device replaces the old one", async () => {
+  it("one device per patient: a new device does not replace the old one unasked (issue 22)", async () => {
     const { site, patient, browser, href } = await world();
     const first = await device();
     const second = await device();
     await submit(browser, href, { intent: "pair", serial: first.serial });
     const result = await submit(browser, href, { intent: "pair", serial: second.serial });
     const current = await openPairings({ patientId: patient.id });
-    expect(current.map((p) => p.deviceId)).toEqual([second.id]);
-    expect(await openPairings({ deviceId: first.id })).toEqual([]);
+    expect(current.map((p) => p.deviceId)).toEqual([first.id]);
+    expect(await openPairings({ deviceId: second.id })).toEqual([]);
     expect(locationOf(result)).toBe(profile(patient.id, site.id, current[0].id));
+    expect(await flashOf(browser)).toBe(pairingMessages.patientHasDevice);
   });
 
   it("pairing the device the patient already has changes nothing", async () => {
@@ -177,7 +178,7 @@ describe("pairing on the patient profile", () => {
     const [pairing] = await openPairings({ patientId: patient.id });
     const paired = profile(patient.id, site.id, pairing.id);
 
-    const result = await submit(browser, paired, { intent: "unpair" });
+    const result = await submit(browser, paired, { intent: "unpair", confirm: pairing.id });
     expect(locationOf(result)).toBe(href);
     expect(await flashOf(browser)).toBe(pairingMessages.unpaired);
     expect(await openPairings({ patientId: patient.id })).toEqual([]);
@@ -188,7 +189,9 @@ describe("pairing on the patient profile", () => {
     expect(shown.view.patient.deviceSerial).toBeNull();
     expect(shown.view.pairId).toBeNull();
 
-    expect(locationOf(await submit(browser, href, { intent: "unpair" }))).toBe(href);
+    expect(locationOf(await submit(browser, href, { intent: "unpair", confirm: pairing.id }))).toBe(
+      href,
+    );
     expect(
       await prisma.auditEvent.count({ where: { action: "device.unpaired", targetId: pairing.id } }),
     ).toBe(1);
@@ -240,7 +243,9 @@ describe("who may pair", () => {
       const browser = await signedInBrowser(stranger.id);
       for (const path of [href, profile(patient.id), profile(patient.id, elsewhere.id)]) {
         expect(statusOf(await open(browser, path))).toBe(404);
-        expect(statusOf(await submit(browser, path, { intent: "unpair" }))).toBe(404);
+        expect(
+          statusOf(await submit(browser, path, { intent: "unpair", confirm: before[0].id })),
+        ).toBe(404);
         const other = await device();
         expect(
           statusOf(await submit(browser, path, { intent: "pair", serial: other.serial })),
@@ -284,7 +289,9 @@ describe("who may pair", () => {
       const admin = await createUser({ role });
       const browser = await signedInBrowser(admin.id);
       expect((await view(browser, href)).canPair).toBe(false);
-      expect(statusOf(await submit(browser, href, { intent: "unpair" }))).toBe(403);
+      expect(
+        statusOf(await submit(browser, href, { intent: "unpair", confirm: before[0].id })),
+      ).toBe(403);
       const other = await device();
       expect(statusOf(await submit(browser, href, { intent: "pair", serial: other.serial }))).toBe(
         403,
@@ -294,9 +301,13 @@ describe("who may pair", () => {
 
     const self = await signedInBrowser(patient.id);
     expect(statusOf(await open(self, href))).toBe(403);
-    expect(statusOf(await submit(self, href, { intent: "unpair" }))).toBe(403);
+    expect(statusOf(await submit(self, href, { intent: "unpair", confirm: before[0].id }))).toBe(
+      403,
+    );
     expect(locationOf(await open(new Browser(), href))).toBe("/");
-    expect(locationOf(await submit(new Browser(), href, { intent: "unpair" }))).toBe("/");
+    expect(
+      locationOf(await submit(new Browser(), href, { intent: "unpair", confirm: before[0].id })),
+    ).toBe("/");
     expect(await prisma.pairing.findMany({ where: { patientId: patient.id } })).toEqual(before);
   });
 });
@@ -498,7 +509,9 @@ describe("pairing across care sites (issue 18)", () => {
 
     const shown = await view(browser, href);
     expect(shown).toMatchObject({ canPair: true, canUnpair: false });
-    expect(statusOf(await submit(browser, href, { intent: "unpair" }))).toBe(403);
+    expect(statusOf(await submit(browser, href, { intent: "unpair", confirm: pairing.id }))).toBe(
+      403,
+    );
     const other = await device();
     const replaced = await submit(browser, href, { intent: "pair", serial: other.serial });
     expect(statusOf(replaced)).toBe(400);
@@ -509,7 +522,10 @@ describe("pairing across care sites (issue 18)", () => {
     const bView = await view(await signedInBrowser(bStaff.id), profile(patient.id, b.id));
     expect(bView).toMatchObject({ canPair: true, canUnpair: true });
     // And A's staff may pair again once B has unpaired it.
-    await submit(await signedInBrowser(bStaff.id), profile(patient.id, b.id), { intent: "unpair" });
+    await submit(await signedInBrowser(bStaff.id), profile(patient.id, b.id), {
+      intent: "unpair",
+      confirm: pairing.id,
+    });
     expect((await view(browser, href)).canUnpair).toBe(true);
     await submit(browser, href, { intent: "pair", serial: other.serial });
     expect((await openPairings({ patientId: patient.id }))[0]).toMatchObject({

@@ -246,7 +246,9 @@ describe("account toggle", () => {
   it("deactivates and activates the patient's account, audited, with a flash", async () => {
     const { patient, browser, href } = await world();
 
-    expect(locationOf(await submit(browser, href, { intent: "deactivate" }))).toBe(href);
+    expect(locationOf(await submit(browser, href, { intent: "deactivate", confirm: "1" }))).toBe(
+      href,
+    );
     expect(await flashOf(browser)).toBe(profileMessages.deactivated);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: patient.id } })).status).toBe(
       "disabled",
@@ -259,7 +261,9 @@ describe("account toggle", () => {
       statusText: "INACTIVE",
     });
 
-    expect(locationOf(await submit(browser, href, { intent: "activate" }))).toBe(href);
+    expect(locationOf(await submit(browser, href, { intent: "activate", confirm: "1" }))).toBe(
+      href,
+    );
     expect(await flashOf(browser)).toBe("Patient profile has been activated!");
     expect((await prisma.user.findUniqueOrThrow({ where: { id: patient.id } })).status).toBe(
       "active",

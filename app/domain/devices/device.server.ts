@@ -224,6 +224,11 @@ export type PairDeviceResult =
   | { status: "forbidden" }
   /** The patient's own device was paired at a care site where the actor is not staff. */
   | { status: "patientPairedElsewhere" }
+  /**
+   * The patient has another device (paired after the page offering Pair device was shown, or a
+   * forged post): nothing changed; it is unpaired first, through its own confirmation.
+   */
+  | { status: "patientHasDevice"; pairingId: string }
   /** The device is paired with another patient of the care site: nothing changed, ask first. */
   | {
       status: "confirmMove";
@@ -237,10 +242,11 @@ export type PairDeviceResult =
 
 /**
  * Pairs a device with a patient of a care site (access.server.ts "Devices and pairings" says which
- * devices the actor may pair there). Open pairings of that device and of that patient end first,
- * in the same transaction, each with an audit event; taking the device from another patient of the
- * care site needs `confirm` (the id of that patient's pairing) and is audited as `device.moved`.
- * Pairing the device the patient already has changes nothing.
+ * devices the actor may pair there). The device's open pairing ends first, in the same
+ * transaction, with its audit event; taking the device from another patient of the care site needs
+ * `confirm` (the id of that patient's pairing, which the confirmation named) and is audited as
+ * `device.moved`. Pairing the device the patient already has changes nothing; a patient with
+ * another device keeps it (patientHasDevice, whatever the serial: nothing is learnt about it).
  */
 export async function pairDevice(input: PairDeviceInput): Promise<PairDeviceResult> {
   const { actor, patientId, careSiteId } = input;
@@ -258,7 +264,6 @@ export async function pairDevice(input: PairDeviceInput): Promise<PairDeviceResu
     if (!(await mayEndPatientPairings(tx, actor, patientId))) {
       return { status: "patientPairedElsewhere" };
     }
-    if (!device) return { status: "noDevice" };
     const pairingSelect = {
       id: true,
       deviceId: true,
@@ -266,13 +271,18 @@ export async function pairDevice(input: PairDeviceInput): Promise<PairDeviceResu
       careSiteId: true,
       patient: { select: { id: true, firstName: true, lastName: true } },
     } as const;
+    const ofPatient = await tx.pairing.findMany({
+      where: { patientId, unpairedAt: null },
+      orderBy: { pairedAt: "desc" },
+      select: pairingSelect,
+    });
+    // Compared with the serial's device whatever its care site: the same answer for every serial.
+    const kept = ofPatient.find((p) => p.deviceId !== found?.id);
+    if (kept) return { status: "patientHasDevice", pairingId: ofPatient[0].id };
+    if (!device) return { status: "noDevice" };
     // Every open pairing of a pairable device is inside the care site: all of them come back.
     const ofDevice = await tx.pairing.findMany({
       where: { AND: [{ deviceId: device.id }, pairingsMovableBy(actor, careSiteId)] },
-      select: pairingSelect,
-    });
-    const ofPatient = await tx.pairing.findMany({
-      where: { patientId, unpairedAt: null },
       select: pairingSelect,
     });
     const same = ofDevice.find((p) => p.patientId === patientId);
@@ -290,8 +300,8 @@ export async function pairDevice(input: PairDeviceInput): Promise<PairDeviceResu
       };
     }
     const now = new Date();
-    const ending = [...ofDevice, ...ofPatient.filter((p) => p.deviceId !== device.id)];
-    await closePairings(tx, ending, { actorId: actor.id, ip: input.ip, at: now }, "repair");
+    // The patient's open pairings are all of this device (kept is none): they are in ofDevice.
+    await closePairings(tx, ofDevice, { actorId: actor.id, ip: input.ip, at: now }, "repair");
     const pairing = await tx.pairing.create({
       data: { deviceId: device.id, patientId, careSiteId, pairedById: actor.id, pairedAt: now },
       select: { id: true },
@@ -329,29 +339,37 @@ export async function pairDevice(input: PairDeviceInput): Promise<PairDeviceResu
   });
 }
 
+export type UnpairDeviceResult =
+  | { status: "unpaired"; unpaired: number }
+  | { status: "forbidden" }
+  /** `confirm` does not name the patient's current pairing: nothing changed, ask (again). */
+  | { status: "confirmUnpair" };
+
 /**
  * Ends the patient's open pairing, if any (a repeated Unpair is harmless), on their profile seen
- * through `careSiteId`. Refused, changing nothing, unless the actor is staff of that care site and
- * of the care site the pairing was made at.
+ * through `careSiteId`, once confirmed: `confirm` is the id of the pairing the confirmation showed
+ * (getCurrentDevice's), so a device paired since then is not unpaired unseen. Refused, changing
+ * nothing, unless the actor is staff of that care site and of the care site the pairing was made at.
  */
 export async function unpairDevice(input: {
   actor: Actor;
   patientId: string;
   careSiteId: string;
+  confirm: string | null;
   ip?: string | null;
-}): Promise<{ status: "unpaired"; unpaired: number } | { status: "forbidden" }> {
+}): Promise<UnpairDeviceResult> {
   const { actor, patientId } = input;
   if (!mayPairAt(actor, input.careSiteId)) return { status: "forbidden" };
-  return readWriteTransaction(async (tx) => {
-    if (!(await mayEndPatientPairings(tx, actor, patientId))) {
-      return { status: "forbidden" as const };
-    }
+  return readWriteTransaction(async (tx): Promise<UnpairDeviceResult> => {
+    if (!(await mayEndPatientPairings(tx, actor, patientId))) return { status: "forbidden" };
     const open = await tx.pairing.findMany({
       where: { patientId, unpairedAt: null },
+      orderBy: { pairedAt: "desc" },
       select: { id: true, deviceId: true, patientId: true, careSiteId: true },
     });
+    if (open.length > 0 && open[0].id !== input.confirm) return { status: "confirmUnpair" };
     await closePairings(tx, open, { actorId: actor.id, ip: input.ip, at: new Date() });
-    return { status: "unpaired" as const, unpaired: open.length };
+    return { status: "unpaired", unpaired: open.length };
   });
 }
 

@@ -35,6 +35,7 @@ export const profileMessages = {
   activated: "Patient profile has been activated!",
   deactivated: "Patient profile has been deactivated.", // ours
   activateQuestion: "Activate the account",
+  deactivateQuestion: "Deactivate the account", // ours, by symmetry with activateQuestion
   downloadFailed: "Download Failed",
 } as const;
 
@@ -51,7 +52,26 @@ export const pairingMessages = {
   moveTitle: "Move device",
   moveConfirm: "Move device",
   moveCancel: "Cancel",
+  /** A Pair device post while the patient has a device (a page shown before it was paired). */
+  patientHasDevice: "This patient already has a paired device. Unpair it first.",
+  unpairTitle: "Unpair device",
+  unpairConfirm: "Unpair",
+  unpairCancel: "Cancel",
 } as const;
+
+/** The confirmation before the patient's device is unpaired. */
+export function unpairDeviceQuestion(serial: string, patient: string) {
+  return (
+    `Unpair device ${serial} from ${patient}? ` +
+    `Its therapy data will no longer reach ${patient}'s profile.`
+  );
+}
+
+/**
+ * The `confirm` of the account dialogs' Yes. A post that turns the account on or off without it
+ * (a form of a page that did not ask, a forged post) gets the dialog instead.
+ */
+export const ACCOUNT_CONFIRMED = "1";
 
 /** The confirmation before a device is taken from another patient of the care site. */
 export function moveDeviceQuestion(serial: string, from: string, to: string) {
@@ -79,7 +99,11 @@ export const noteSchema = z
   .min(1, profileMessages.noteRequired)
   .max(NOTE_MAX, profileMessages.noteTooLong);
 
-/** The profile page's buttons (`name="intent"`); any other intent is a 400. */
+/**
+ * The profile page's buttons (`name="intent"`); any other intent is a 400. `confirm` is what a
+ * confirmation dialog's form adds: ACCOUNT_CONFIRMED for the account switch, the id of the pairing
+ * the dialog showed for Unpair and Move device.
+ */
 export const PROFILE_INTENTS = [
   "patientTag",
   "activate",
@@ -91,7 +115,10 @@ export const PROFILE_INTENTS = [
   "pair",
   "unpair",
 ] as const;
-export const profileIntentSchema = z.object({ intent: z.enum(PROFILE_INTENTS) });
+export const profileIntentSchema = z.object({
+  intent: z.enum(PROFILE_INTENTS),
+  confirm: z.unknown().transform((v) => (typeof v === "string" ? v : null)),
+});
 
 export const patientTagFormSchema = z.object({ patientTag: patientTagSchema });
 export const noteFormSchema = z.object({ note: noteSchema });
@@ -153,7 +180,7 @@ function goalSchemaOf(paired: boolean) {
  */
 export const goalFormSchema = { paired: goalSchemaOf(true), unpaired: goalSchemaOf(false) };
 
-/** Pair device: the serial as typed; `confirm` is the pairing to end (sent by Move device). */
+/** Pair device: the serial as typed (Move device adds `confirm`, read with the intent). */
 export const pairFormSchema = z.object({
   serial: z
     .string({
@@ -162,7 +189,6 @@ export const pairFormSchema = z.object({
     })
     .trim()
     .min(1, pairingMessages.serialRequired),
-  confirm: z.unknown().transform((v) => (typeof v === "string" ? v : null)),
 });
 
 /**

@@ -16,6 +16,7 @@ import {
   PersonalInfoDialog,
   type GoalFormState,
 } from "./ProfileDialogs";
+import { DeactivateDialog, UnpairDialog } from "./ProfileConfirmations";
 import { ProfileHeader, type FieldReply } from "./ProfileHeader";
 import { Chart, Section } from "./ProfileSection";
 import { TherapyDetails, TherapyTrends, type ProfileParams } from "./TherapySections";
@@ -225,6 +226,15 @@ export function PatientProfilePage({
         <GoalDialog closeHref={closeHref} state={goalState} />
       ) : null}
       {dialog === "activate" && !p.accepted ? <ActivateDialog closeHref={closeHref} /> : null}
+      {dialog === "deactivate" && p.accepted ? <DeactivateDialog closeHref={closeHref} /> : null}
+      {dialog === "unpair" && canPair && canUnpair && p.deviceSerial && view.pairId ? (
+        <UnpairDialog
+          closeHref={closeHref}
+          serial={p.deviceSerial}
+          pairingId={view.pairId}
+          patientName={`${p.firstName} ${p.lastName}`}
+        />
+      ) : null}
       {move && canPair ? (
         <MoveDeviceDialog
           closeHref={closeHref}

@@ -1,11 +1,13 @@
 // The patient profile's dialogs (spec 3 §2.2, §2.3): Health Summary, Personal Info, Note, Set new
 // therapy goals and the activation confirmation. Each is a `?dialog=` URL and posts a plain form;
 // the device move confirmation is the answer to a Pair device post instead (nothing moved yet).
+// The other confirmations (account off, Unpair device) are in ProfileConfirmations.tsx.
 import { Form, Link } from "@remix-run/react";
 import { Fragment } from "react";
 import { ConfirmDialog, Dialog } from "~/ui/Dialog";
 import type { ProfileView } from "~/domain/patients/profileView.server";
 import {
+  ACCOUNT_CONFIRMED,
   GOAL_WEEKDAYS,
   MAX_THERAPIES_PER_DAY,
   moveDeviceQuestion,
@@ -202,7 +204,7 @@ export function ActivateDialog({ closeHref }: { closeHref: string }) {
   return (
     <ConfirmDialog
       question={profileMessages.activateQuestion}
-      fields={{ intent: "activate" }}
+      fields={{ intent: "activate", confirm: ACCOUNT_CONFIRMED }}
       closeHref={closeHref}
     />
   );

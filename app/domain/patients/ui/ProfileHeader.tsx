@@ -73,59 +73,59 @@ export function ProfileHeader({
               {pairingMessages.pairedElsewhere}
             </p>
           ) : canPair ? (
-            <Form method="post" className="d-flex gap-2 align-items-start mb-2" preventScrollReset>
-              {p.deviceSerial ? (
+            p.deviceSerial ? (
+              // Asks first (ProfileConfirmations.tsx UnpairDialog).
+              <Link
+                to={dialogHref("unpair")}
+                className="btn btn-sm btn-outline-danger mb-2"
+                preventScrollReset
+              >
+                Unpair device
+              </Link>
+            ) : (
+              <Form
+                method="post"
+                className="d-flex gap-2 align-items-start mb-2"
+                preventScrollReset
+              >
+                <div>
+                  <label htmlFor="serial" className="visually-hidden">
+                    Device serial
+                  </label>
+                  <input
+                    id="serial"
+                    name="serial"
+                    placeholder="Device serial"
+                    defaultValue={pair.value}
+                    className={`form-control form-control-sm ${pair.error ? "is-invalid" : ""}`}
+                  />
+                  {pair.error ? <div className="invalid-feedback">{pair.error}</div> : null}
+                </div>
                 <button
                   type="submit"
                   name="intent"
-                  value="unpair"
-                  className="btn btn-sm btn-outline-danger"
+                  value="pair"
+                  className="btn btn-sm btn-outline-primary"
                 >
-                  Unpair device
+                  Pair device
                 </button>
-              ) : (
-                <>
-                  <div>
-                    <label htmlFor="serial" className="visually-hidden">
-                      Device serial
-                    </label>
-                    <input
-                      id="serial"
-                      name="serial"
-                      placeholder="Device serial"
-                      defaultValue={pair.value}
-                      className={`form-control form-control-sm ${pair.error ? "is-invalid" : ""}`}
-                    />
-                    {pair.error ? <div className="invalid-feedback">{pair.error}</div> : null}
-                  </div>
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="pair"
-                    className="btn btn-sm btn-outline-primary"
-                  >
-                    Pair device
-                  </button>
-                </>
-              )}
-            </Form>
+              </Form>
+            )
           ) : null}
         </div>
         <div className="d-flex flex-column gap-2">
           <div>
+            {/* Both ways ask first: ProfileConfirmations.tsx and ProfileDialogs.tsx. */}
             {p.accepted ? (
-              <Form method="post" preventScrollReset>
-                <button
-                  type="submit"
-                  name="intent"
-                  value="deactivate"
-                  role="switch"
-                  aria-checked="true"
-                  className="btn btn-sm btn-success"
-                >
-                  Account on
-                </button>
-              </Form>
+              <Link
+                to={dialogHref("deactivate")}
+                role="switch"
+                aria-checked="true"
+                className="btn btn-sm btn-success"
+                preventScrollReset
+              >
+                Account on
+              </Link>
             ) : (
               <Link
                 to={dialogHref("activate")}
