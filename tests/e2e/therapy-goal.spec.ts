@@ -11,6 +11,8 @@ import { careSiteWithTherapyPatient, chicagoDayText } from "./support/therapy";
 
 const SAVED = "Therapy Goals are set successfully";
 
+test.use({ viewport: { width: 1024, height: 768 } });
+
 /** A care site's clinician on the profile of its patient with a paired device (one day of data). */
 async function openProfile(page: Page, signInAs: (id: string) => Promise<void>) {
   const world = await careSiteWithTherapyPatient({ days: 1 });
@@ -36,7 +38,7 @@ async function openGoalDialog(page: Page) {
   const dialog = page.getByRole("dialog", { name: "Set new therapy goals" });
   await expect(dialog).toBeVisible();
   // With JavaScript, wait for React: the live rules start then.
-  if (await page.locator("script[type=module]").count()) {
+  if (test.info().project.use.javaScriptEnabled) {
     await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
   }
   return dialog;
