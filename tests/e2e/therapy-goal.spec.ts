@@ -195,7 +195,7 @@ test("the profile hydrates without errors, and its toast hides after 6 s (stays 
   }
 });
 
-test("with JavaScript, the graph range's To waits for From and Apply for both", async ({
+test("with JavaScript, the graph range's and the CSV's To wait for From, their buttons for both", async ({
   page,
   signInAs,
   javaScriptEnabled,
@@ -215,6 +215,20 @@ test("with JavaScript, the graph range's To waits for From and Apply for both", 
   await expect(apply).toBeDisabled();
   await to.fill(chicagoDayText(2));
   await expect(apply).toBeEnabled();
+
+  // The CSV's From/To follow the same rules (filled with the graph range's days at first).
+  const csvFrom = page.locator("#csv-from");
+  const csvTo = page.locator("#csv-to");
+  const download = page.getByRole("button", { name: "Download CSV" });
+  await expect(download).toBeEnabled();
+  await csvFrom.fill("");
+  await expect(csvTo).toBeDisabled();
+  await expect(download).toBeDisabled();
+  await csvFrom.fill(chicagoDayText(3));
+  await expect(csvTo).toHaveAttribute("min", chicagoDayText(3));
+  await expect(download).toBeEnabled();
+  await csvTo.fill(chicagoDayText(4));
+  await expect(download).toBeDisabled();
 });
 
 test("a refused CSV range comes back with its dates and 'Download Failed'", async ({
