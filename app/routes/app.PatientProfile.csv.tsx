@@ -1,7 +1,7 @@
 // /app/PatientProfile/csv?p=...&from=&to=: the patient's transmissions sent in From..To (care site
 // days) as CSV (spec 3 §7.1), after four lines stating the window, who generated it when, and the
 // adherence rule. The same guard as the profile; a bad range goes back to the profile
-// with the spec's range message and "Download Failed".
+// with the spec's range message and "Download Failed", the chosen dates kept (csvFrom, csvTo).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireProfile } from "~/domain/actor.server";
 import { readRange } from "~/lib/dateRange";
@@ -27,7 +27,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     "month",
   ]);
   if (range.error) {
-    const back = `/app/PatientProfile?${new URLSearchParams({ p: url.searchParams.get("p") ?? "" })}`;
+    // Back to the profile with the dates as chosen, for the user to correct them.
+    const back = `/app/PatientProfile?${new URLSearchParams({
+      p: url.searchParams.get("p") ?? "",
+      csvFrom: url.searchParams.get("from") ?? "",
+      csvTo: url.searchParams.get("to") ?? "",
+    })}`;
     return redirectWithFlash(
       request,
       back,

@@ -40,8 +40,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
 }
 
+/** Back to the profile on the graph range the PDF was asked for. */
 function backWithFlash(request: Request, message: string) {
-  const p = new URL(request.url).searchParams.get("p") ?? "";
-  const to = `/app/PatientProfile?${new URLSearchParams({ p })}`;
+  const asked = new URL(request.url).searchParams;
+  const back = new URLSearchParams();
+  for (const name of ["p", "range", "from", "to"]) {
+    const value = asked.get(name);
+    if (value !== null) back.set(name, value);
+  }
+  const to = `/app/PatientProfile?${back}`;
   return redirectWithFlash(request, to, "danger", message);
 }

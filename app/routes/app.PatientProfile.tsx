@@ -2,7 +2,8 @@
 // patient's header, adherence, therapy details and trends, goals, notes and downloads. Open to the
 // four staff roles within their care sites (domain/actor.server.ts requireProfile); any other
 // or malformed `p` is 404. Dialogs are `?dialog=` URLs and every control is a link or a form, so
-// the page does not hydrate: its charts are SVG drawn on the server.
+// the page works without JavaScript; it hydrates for its toasts and live form rules (the goal
+// dialog, the range pickers). Its charts are SVG drawn on the server.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -51,7 +52,7 @@ import {
 
 export { AppErrorBoundary as ErrorBoundary } from "~/ui/ErrorPage";
 
-export const handle: RouteHandle = { heading: "Patient Profile", hydrate: false };
+export const handle: RouteHandle = { heading: "Patient Profile" };
 export const meta: MetaFunction = () => [{ title: "Patient Profile | ARC Connect" }];
 
 export { pairingMessages };

@@ -354,7 +354,7 @@ describe("therapy goals", () => {
     expect(await goalsOf(patient.id)).toEqual([]);
   });
 
-  it("refuses more than 24, 0 and no weekday; non-digits in the count are ignored", async () => {
+  it("refuses more than 24, 0, no weekday and a count with anything but digits", async () => {
     const { patient, browser, href } = await world();
     const paired = await pairNewDevice(browser, href);
     for (const [count, days, expected, error] of [
@@ -362,14 +362,15 @@ describe("therapy goals", () => {
       ["0", ALL_DAYS, "0", profileMessages.goalNoCount],
       ["", ALL_DAYS, "", profileMessages.goalNoCount],
       ["2", [], "2", profileMessages.goalNoDays],
-      ["1a2", [], "12", profileMessages.goalNoDays],
+      ["1a2", ALL_DAYS, "12", profileMessages.goalDigitsOnly],
     ] as const) {
       const result = await submit(browser, paired.href, { intent: "goal", count, days: [...days] });
       expect(statusOf(result)).toBe(400);
       const body = await bodyOf<FormReplyData>(result);
       const field = error === profileMessages.goalNoDays ? "days" : "count";
       expect(body.fieldErrors).toEqual({ [field]: error });
-      // The dialog shows the values again as the rules read them (digits only, known weekdays).
+      // The dialog shows the values again as the rules read them (digits only, known weekdays);
+      // a count that was not digits only is refused with its own message (issue 22 item 1).
       expect(goalDraftOf(body.repopulateFields)).toEqual({ days: [...days], count: expected });
     }
     expect(await goalsOf(patient.id)).toEqual([]);
@@ -427,7 +428,8 @@ describe("therapy goals", () => {
       createdBy: `Test ${clinician.lastName}`,
     });
     expect(shown.goals[1]).toMatchObject({ id: goals[1].id, timesPerDay: 3, status: "Inactive" });
-    expect(shown.adherence.calendar.at(-1)?.text).toBe("0 of 2");
+    // Today is not over: its goal is in progress, not missed (issue 22 item 12).
+    expect(shown.adherence.calendar.at(-1)?.text).toBe("0 of 2, in progress");
   });
 });
 
@@ -513,7 +515,8 @@ describe("downloads", () => {
 
     const reversed = await openCsv(browser, paired.href, "&from=2026-11-19&to=2026-11-18");
     expect(statusOf(reversed)).toBe(302);
-    expect(locationOf(reversed)).toBe(paired.href);
+    // Back with the dates as chosen (issue 22 item 7).
+    expect(locationOf(reversed)).toBe(`${paired.href}&csvFrom=2026-11-19&csvTo=2026-11-18`);
     const flash = await flashOf(browser);
     expect(flash).toContain("Download Failed");
     expect(flash).toContain('"To" date cannot be before "From" date.');

@@ -216,6 +216,30 @@ describe("adherence calendar", () => {
   });
 });
 
+describe("adherence calendar: today (issue 22 item 12)", () => {
+  const [yesterday, today] = days(2);
+  const shape = (completed: number, timesPerDay = 2) =>
+    shapeAdherenceCalendar([
+      { day: yesterday, isGoalDay: true, timesPerDay, completed: 0 },
+      { day: today, isGoalDay: true, timesPerDay, completed, today: true },
+    ]);
+
+  it("shows today's goal in progress (neither red nor green) until it is met", () => {
+    const [past, now] = shape(0);
+    expect(past).toMatchObject({ status: "missed", color: red });
+    expect(now).toMatchObject({ status: "inProgress", height: 4 });
+    expect([red, green, grey]).not.toContain(now.color);
+    expect(now.title).toBe("Thu 2: in progress, 0 of 2 therapies so far");
+    expect(shape(1)[1]).toMatchObject({ status: "inProgress", height: 34 });
+  });
+
+  it("shows today complete once the goal is met, and words one therapy in the singular", () => {
+    expect(shape(2)[1]).toMatchObject({ status: "complete", color: green });
+    expect(shape(1, 1)[1].title).toBe("Thu 2: 1 of 1 therapy");
+    expect(shape(0, 1)[1].title).toBe("Thu 2: in progress, 0 of 1 therapy so far");
+  });
+});
+
 describe("adherence gauge", () => {
   it("shows the whole percent", () => {
     expect(shapeAdherenceGauge(0.853)).toEqual({ percent: 85, text: "85%", fraction: 0.85 });

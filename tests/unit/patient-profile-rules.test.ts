@@ -5,10 +5,13 @@ import {
   cleanCount,
   formatPhone,
   goalDraftOf,
+  goalDraftSchema,
+  goalFormSchema,
   goalProblem,
   patientTagSchema,
   profileMessages,
   stepCount,
+  therapiesText,
 } from "~/domain/patients/schema";
 
 describe("Patient Id", () => {
@@ -54,6 +57,25 @@ describe("therapies per day", () => {
     expect(goalProblem({ days: [...all], count: "0" })).toBe(profileMessages.goalNoCount);
     expect(goalProblem({ days: [...all], count: "" })).toBe(profileMessages.goalNoCount);
     expect(goalProblem({ days: [], count: "3" })).toBe(profileMessages.goalNoDays);
+  });
+  it("Submit refuses a count with anything but digits; minus and plus clean it", () => {
+    const all = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+    const refused = goalFormSchema.paired.safeParse({ days: all, count: "2x" });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]).toMatchObject({
+      path: ["count"],
+      message: "Enter digits only in Number of therapies per day.",
+    });
+    expect(goalFormSchema.paired.parse({ days: all, count: " 2 " })).toEqual({
+      days: all,
+      count: "2",
+    });
+    expect(goalDraftSchema.parse({ days: all, count: "2x" })).toEqual({ days: all, count: "2" });
+  });
+  it("words a goal's count: 1 therapy, 2 therapies", () => {
+    expect(therapiesText(1)).toBe("1 therapy");
+    expect(therapiesText(2)).toBe("2 therapies");
+    expect(therapiesText(24)).toBe("24 therapies");
   });
   it("reads the ticked weekdays in week order and ignores anything else", () => {
     const draft = goalDraftOf({ days: ["sun", "mon", "holiday"], count: "3x" });

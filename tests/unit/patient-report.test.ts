@@ -165,6 +165,15 @@ describe("patient report PDF", () => {
     expect(text).not.toContain("No therapy goal set");
   });
 
+  it("words a goal of one therapy in the singular (issue 22 item 14)", async () => {
+    const [first, ...rest] = reportData().goals;
+    const goals = [{ ...first, timesPerDay: 1 }, ...rest];
+    const { text } = await pdfText(await buildPatientReportPdf(reportData({ goals })));
+    expect(text.split(/[\n\f]/)).toContain(
+      "Active goal: 1 therapy per day, every day (set on 01-Nov-2026 by Amy Lee)",
+    );
+  });
+
   it("says so when no goal was ever set", async () => {
     const { text } = await pdfText(await buildPatientReportPdf(reportData({ goals: [] })));
     expect(text.split(/[\n\f]/)).toContain("No therapy goal set");

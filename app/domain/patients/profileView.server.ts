@@ -84,6 +84,7 @@ export async function loadProfileView(
       isGoalDay: r?.isGoalDay ?? false,
       timesPerDay: r?.timesPerDay ?? null,
       completed: r?.completed ?? 0,
+      today: d === today,
     };
   });
   const yesterdayRow = byDay.get(yesterday);
@@ -163,7 +164,7 @@ export async function loadProfileView(
       calendarSvg: adherenceCalendarSvg(calendar),
       calendar: calendar.map((c) => ({
         day: dmy(c.day),
-        text: c.isGoalDay ? `${c.completed} of ${c.timesPerDay}` : `${c.completed}, no goal`,
+        text: calendarText(c),
       })),
       historySvg: scoreHistorySvg(
         rangeDays.map((d) => ({ day: d, score: rangeByDay.get(d)?.score ?? null })),
@@ -205,6 +206,18 @@ export async function loadProfileView(
       createdOn: dmy(dayInZone(g.createdAt, zone)),
     })),
   };
+}
+
+/** A calendar day in words; today's goal is in progress until the care site's day ends. */
+function calendarText(c: {
+  isGoalDay: boolean;
+  timesPerDay: number | null;
+  completed: number;
+  today: boolean;
+}) {
+  if (!c.isGoalDay) return `${c.completed}, no goal`;
+  const inProgress = c.today && c.completed < (c.timesPerDay ?? 0);
+  return `${c.completed} of ${c.timesPerDay}${inProgress ? ", in progress" : ""}`;
 }
 
 export type ProfileView = Awaited<ReturnType<typeof loadProfileView>>;

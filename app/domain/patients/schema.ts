@@ -26,6 +26,7 @@ export const profileMessages = {
   goalSaved: "Therapy Goals are set successfully",
   goalFailed: "An error occured while saving Therapy Goals, Try again later",
   goalTooMany: "Number of therapies per day can not greater than 24",
+  goalDigitsOnly: "Enter digits only in Number of therapies per day.", // ours: JS ignores the keystroke
   goalNoDays: "Select at least one day.", // ours: the spec disables Submit instead
   goalNoCount: "Enter a number of therapies per day above 0.", // ours: likewise
   goalNoDevice: "Therapy goals need a paired device.", // ours: the button is disabled without pair_id
@@ -150,6 +151,11 @@ export function goalDraftOf(values: Record<string, unknown>): GoalDraft {
   return { days: tickedDays(values.days), count: cleanCount(values.count) };
 }
 
+/** A goal's count in words: "1 therapy", "2 therapies" (issue 22 item 14). */
+export function therapiesText(n: number) {
+  return `${n} ${n === 1 ? "therapy" : "therapies"}`;
+}
+
 /** What Submit would refuse (the same rules disable it on the page), or null. */
 export function goalProblem(draft: GoalDraft): string | null {
   const n = draft.count === "" ? 0 : Number(draft.count);
@@ -165,18 +171,30 @@ export const goalDraftSchema = z.object({
   count: z.unknown().transform(cleanCount),
 });
 
+/** A typed count with something else than digits (spaces around it aside). */
+const notDigits = (raw: unknown) => typeof raw === "string" && /\D/.test(raw.trim());
+
 function goalSchemaOf(paired: boolean) {
-  return goalDraftSchema.superRefine((draft, ctx) => {
-    const message = paired ? goalProblem(draft) : profileMessages.goalNoDevice;
-    if (!message) return;
-    const field = !paired ? "" : message === profileMessages.goalNoDays ? "days" : "count";
-    ctx.addIssue({ code: "custom", path: field ? [field] : [], message });
-  });
+  return z
+    .object({ days: z.unknown(), count: z.unknown() })
+    .superRefine((raw, ctx) => {
+      const message = !paired
+        ? profileMessages.goalNoDevice
+        : notDigits(raw.count)
+          ? profileMessages.goalDigitsOnly
+          : goalProblem(goalDraftOf(raw));
+      if (!message) return;
+      const field = !paired ? "" : message === profileMessages.goalNoDays ? "days" : "count";
+      ctx.addIssue({ code: "custom", path: field ? [field] : [], message });
+    })
+    .transform(goalDraftOf);
 }
 
 /**
- * Submit of the goal dialog: the draft, refused by goalProblem's first failing rule; a patient
- * without a paired device can have no goal, whatever the draft (a form-wide message).
+ * Submit of the goal dialog: the draft, refused when the count has anything but digits (the
+ * browser ignores such a keystroke; without JavaScript it arrives) or by goalProblem's first
+ * failing rule; a patient without a paired device can have no goal, whatever the draft (a
+ * form-wide message).
  */
 export const goalFormSchema = { paired: goalSchemaOf(true), unpaired: goalSchemaOf(false) };
 

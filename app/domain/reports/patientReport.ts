@@ -176,7 +176,7 @@ function goals(doc: PDFKit.PDFDocument, data: PatientReportData) {
   paragraph(
     doc,
     active
-      ? `Active goal: ${active.timesPerDay} therapies per day, ${goalDays(active.days).toLowerCase()} (set on ${created(active.createdAt)} by ${dash(active.createdBy)})`
+      ? `Active goal: ${active.timesPerDay} ${active.timesPerDay === 1 ? "therapy" : "therapies"} per day, ${goalDays(active.days).toLowerCase()} (set on ${created(active.createdAt)} by ${dash(active.createdBy)})`
       : "Active goal: none",
   );
   const width = contentWidth(doc);

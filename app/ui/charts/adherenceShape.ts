@@ -12,6 +12,8 @@ export type AdherenceDayInput = {
   isGoalDay: boolean;
   timesPerDay: number | null;
   completed: number;
+  /** The care site's today: a goal not met yet is in progress, not missed, until the day ends. */
+  today?: boolean;
 };
 
 /** §2.4: a day's bar is 68 px times cycles over times_per_day. */
@@ -19,7 +21,7 @@ export const CALENDAR_BAR_MAX = 68;
 /** Days with nothing to scale (missed, or no goal) still get a bar that can be seen. */
 export const CALENDAR_BAR_MIN = 4;
 
-export type CalendarStatus = "noGoal" | "missed" | "partial" | "complete";
+export type CalendarStatus = "noGoal" | "missed" | "partial" | "complete" | "inProgress";
 
 export type CalendarBar = {
   day: string;
@@ -54,6 +56,18 @@ export function shapeAdherenceCalendar(days: readonly AdherenceDayInput[]): Cale
         };
       }
       const ratio = Math.min(1, completed / goal);
+      const therapies = goal === 1 ? "therapy" : "therapies";
+      if (d.today && completed < goal) {
+        return {
+          day: d.day,
+          weekday,
+          dayOfMonth,
+          height: Math.max(CALENDAR_BAR_MIN, CALENDAR_BAR_MAX * ratio),
+          color: CHART_COLORS.inProgress,
+          status: "inProgress",
+          title: `${name}: in progress, ${completed} of ${goal} ${therapies} so far`,
+        };
+      }
       const status: CalendarStatus =
         completed === 0 ? "missed" : completed >= goal ? "complete" : "partial";
       return {
@@ -63,7 +77,7 @@ export function shapeAdherenceCalendar(days: readonly AdherenceDayInput[]): Cale
         height: status === "missed" ? CALENDAR_BAR_MIN : CALENDAR_BAR_MAX * ratio,
         color: status === "missed" ? CHART_COLORS.red : CHART_COLORS.green,
         status,
-        title: `${name}: ${completed} of ${goal} therapies`,
+        title: `${name}: ${completed} of ${goal} ${therapies}`,
       };
     });
 }

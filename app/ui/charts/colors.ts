@@ -4,4 +4,6 @@ export const CHART_COLORS = {
   red: "#c62828",
   grey: "#9e9e9e",
   blue: "#1565c0",
+  /** Today's bar before the day ends (neither met nor missed yet). */
+  inProgress: "#90a4ae",
 } as const;

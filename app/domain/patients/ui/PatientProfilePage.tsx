@@ -2,21 +2,26 @@
 // Trends with the HMR graph, Therapy Goal and its history, and the PDF and CSV downloads. Charts
 // arrive as SVG strings drawn on the server; everything else is links and forms. A refused form
 // comes back as the action's { fieldErrors, repopulateFields } (lib/form.server.ts).
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import { useCloseHref, useDialogHref } from "~/ui/Dialog";
 import type { FormReplyData } from "~/lib/form.server";
 import type { ProfileView } from "~/domain/patients/profileView.server";
-import { GOAL_WEEKDAYS, goalDraftOf, WEEKDAY_LABELS } from "~/domain/patients/schema";
+import {
+  GOAL_WEEKDAYS,
+  goalDraftOf,
+  therapiesText,
+  WEEKDAY_LABELS,
+} from "~/domain/patients/schema";
 import {
   ActivateDialog,
-  GoalDialog,
   HealthSummaryDialog,
   MoveDeviceDialog,
   NoteDialog,
   PersonalInfoDialog,
-  type GoalFormState,
 } from "./ProfileDialogs";
 import { DeactivateDialog, UnpairDialog } from "./ProfileConfirmations";
+import { GoalDialog, type GoalFormState } from "./GoalDialog";
+import { ReportDownloads } from "./ReportDownloads";
 import { ProfileHeader, type FieldReply } from "./ProfileHeader";
 import { Chart, Section } from "./ProfileSection";
 import { TherapyDetails, TherapyTrends, type ProfileParams } from "./TherapySections";
@@ -126,7 +131,7 @@ export function PatientProfilePage({
       <Section title="Therapy Goal" id="goals">
         {view.goals[0] ? (
           <p data-testid="active-goal">
-            {view.goals[0].timesPerDay} therapies a day on{" "}
+            {therapiesText(view.goals[0].timesPerDay)} a day on{" "}
             {view.goals[0].days
               .map((d) => WEEKDAY_LABELS[d as keyof typeof WEEKDAY_LABELS] ?? d)
               .join(", ")}
@@ -176,46 +181,7 @@ export function PatientProfilePage({
         )}
       </Section>
 
-      <section className="card mb-3" aria-label="Reports">
-        <div className="card-body d-flex flex-wrap gap-3 align-items-end">
-          <a
-            href={`/app/PatientProfile/pdf${location.search}`}
-            className="btn btn-outline-primary"
-            download
-          >
-            Download PDF
-          </a>
-          <Form
-            method="get"
-            action="/app/PatientProfile/csv"
-            reloadDocument
-            className="d-flex gap-2 align-items-end"
-          >
-            <input type="hidden" name="p" value={keep.p ?? ""} />
-            {(["from", "to"] as const).map((name) => (
-              <div key={name}>
-                <label htmlFor={`csv-${name}`} className="form-label small mb-0">
-                  {name === "from" ? "From" : "To"}
-                </label>
-                <input
-                  id={`csv-${name}`}
-                  name={name}
-                  type="date"
-                  max={view.today}
-                  defaultValue={
-                    name === "from" ? view.trends.range.fromDay : view.trends.range.toDay
-                  }
-                  required
-                  className="form-control form-control-sm"
-                />
-              </div>
-            ))}
-            <button type="submit" className="btn btn-outline-primary">
-              Download CSV
-            </button>
-          </Form>
-        </div>
-      </section>
+      <ReportDownloads view={view} p={keep.p} />
 
       {dialog === "health" ? <HealthSummaryDialog view={view} closeHref={closeHref} /> : null}
       {dialog === "personal" ? <PersonalInfoDialog view={view} closeHref={closeHref} /> : null}
@@ -223,7 +189,7 @@ export function PatientProfilePage({
         <NoteDialog view={view} closeHref={closeHref} value={note.value} error={note.error} />
       ) : null}
       {dialog === "goal" && view.pairId ? (
-        <GoalDialog closeHref={closeHref} state={goalState} />
+        <GoalDialog key={JSON.stringify(goalState)} closeHref={closeHref} state={goalState} />
       ) : null}
       {dialog === "activate" && !p.accepted ? <ActivateDialog closeHref={closeHref} /> : null}
       {dialog === "deactivate" && p.accepted ? <DeactivateDialog closeHref={closeHref} /> : null}

@@ -1,5 +1,5 @@
-// The patient profile's dialogs (spec 3 §2.2, §2.3): Health Summary, Personal Info, Note, Set new
-// therapy goals and the activation confirmation. Each is a `?dialog=` URL and posts a plain form;
+// The patient profile's dialogs (spec 3 §2.2): Health Summary, Personal Info, Note and the
+// activation confirmation (goals: GoalDialog.tsx). Each is a `?dialog=` URL and posts a plain form;
 // the device move confirmation is the answer to a Pair device post instead (nothing moved yet).
 // The other confirmations (account off, Unpair device) are in ProfileConfirmations.tsx.
 import { Form, Link } from "@remix-run/react";
@@ -8,16 +8,11 @@ import { ConfirmDialog, Dialog } from "~/ui/Dialog";
 import type { ProfileView } from "~/domain/patients/profileView.server";
 import {
   ACCOUNT_CONFIRMED,
-  GOAL_WEEKDAYS,
-  MAX_THERAPIES_PER_DAY,
   moveDeviceQuestion,
   NOTE_MAX,
   pairingMessages,
   profileMessages,
-  WEEKDAY_LABELS,
 } from "~/domain/patients/schema";
-
-export type GoalFormState = { days: string[]; count: string; error: string | null };
 
 function Facts({ rows, label }: { rows: [string, string][]; label: string }) {
   return (
@@ -114,86 +109,6 @@ export function NoteDialog({
         ) : null}
         <button type="submit" name="intent" value="note" className="btn btn-primary mt-3">
           Save
-        </button>
-      </Form>
-    </Dialog>
-  );
-}
-
-export function GoalDialog({ closeHref, state }: { closeHref: string; state: GoalFormState }) {
-  const n = state.count === "" ? 0 : Number(state.count);
-  const cannotSubmit = n < 1 || state.days.length === 0;
-  return (
-    <Dialog title="Set new therapy goals" closeHref={closeHref}>
-      <Form method="post" preventScrollReset>
-        <fieldset className="mb-3">
-          <legend className="fs-6">Select the days therapy should be performed</legend>
-          <div className="d-flex flex-wrap gap-3">
-            {GOAL_WEEKDAYS.map((d) => (
-              <div className="form-check" key={d}>
-                <input
-                  className="form-check-input"
-                  type="checkbox"
-                  name="days"
-                  value={d}
-                  id={`goal-${d}`}
-                  defaultChecked={state.days.includes(d)}
-                />
-                <label className="form-check-label" htmlFor={`goal-${d}`}>
-                  {WEEKDAY_LABELS[d]}
-                </label>
-              </div>
-            ))}
-          </div>
-        </fieldset>
-        <label htmlFor="goal-count" className="form-label">
-          Number of therapies per day
-        </label>
-        <div className="input-group mb-2" style={{ maxWidth: "12rem" }}>
-          <button
-            type="submit"
-            name="intent"
-            value="goal-minus"
-            className="btn btn-outline-secondary"
-            aria-label="Fewer therapies per day"
-            disabled={n <= 0}
-          >
-            −
-          </button>
-          <input
-            id="goal-count"
-            name="count"
-            inputMode="numeric"
-            pattern="[0-9]*"
-            maxLength={3}
-            defaultValue={state.count}
-            className={`form-control text-center ${state.error ? "is-invalid" : ""}`}
-          />
-          <button
-            type="submit"
-            name="intent"
-            value="goal-plus"
-            className="btn btn-outline-secondary"
-            aria-label="More therapies per day"
-            disabled={n >= MAX_THERAPIES_PER_DAY}
-          >
-            +
-          </button>
-        </div>
-        {state.error ? (
-          <div className="text-danger small mb-2" role="alert">
-            {state.error}
-          </div>
-        ) : null}
-        <button
-          type="submit"
-          name="intent"
-          value="goal"
-          className="btn btn-primary"
-          disabled={cannotSubmit}
-          style={cannotSubmit ? { opacity: 0.5 } : undefined}
-        >
-          Submit
         </button>
       </Form>
     </Dialog>
