@@ -116,10 +116,10 @@ describe("shapeTherapyDashboardChart", () => {
 
   it("fits the flow and volume axes to the data, from zero", () => {
     expect(shape.flow.unit).toBe("L/min");
-    expect(shape.flow.ticks.map((t) => t.value)).toEqual([0, 100, 200, 300]);
+    expect(shape.flow.ticks.map((t) => t.value)).toEqual([0, 50, 100, 150, 200, 250, 300]);
     expect(shape.volume.unit).toBe("ml");
     expect(shape.volume.ticks.map((t) => t.value)).toEqual([0, 500, 1000, 1500, 2000]);
-    expect(shape.flow.ticks[3].pos).toBeCloseTo(plot.y, 1);
+    expect(shape.flow.ticks[6].pos).toBeCloseTo(plot.y, 1);
     expect(shape.volume.ticks[0].pos).toBeCloseTo(bottom, 1);
   });
 
