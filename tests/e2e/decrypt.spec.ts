@@ -107,7 +107,11 @@ test("a cough log: upload, CSV, dashboard, range, selection, two graphs and the 
   // The summary of the range.
   await page.getByRole("link", { name: "Summary" }).click();
   const summary = page.getByRole("dialog", { name: "Therapy Summary" });
-  await expect(summary.getByRole("row", { name: /Total Therapies/ })).toContainText("6.00");
+  // Counts are whole numbers; averages keep two decimals (DEVICE-LOG-FORMAT.md).
+  await expect(summary.getByRole("row", { name: /Total Therapies/ }).locator("td")).toHaveText("6");
+  await expect(summary.getByRole("row", { name: /Days Without Therapy/ }).locator("td")).toHaveText(
+    "0",
+  );
   await expect(summary.getByRole("row", { name: /Average Therapies per Day/ })).toContainText(
     "2.00",
   );
@@ -182,7 +186,8 @@ test("a cough log: upload, CSV, dashboard, range, selection, two graphs and the 
   expect(text).toContain(serial);
   expect(text).toContain("(Selected Therapies)");
   expect(text).toContain("Confidential Report Generated on");
-  expect(text).toMatch(/Total Therapies\s*6\.00/);
+  expect(text).toMatch(/Total Therapies 6 Therapy Period/);
+  expect(text).toMatch(/Days Without Therapy 0\n/);
   expect(text).toContain("Cough");
   expect(pages).toBe(2);
 });
