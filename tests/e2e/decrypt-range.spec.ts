@@ -93,7 +93,7 @@ test("the dashboard's Apply and Clear are disabled while a date shows an error",
   await page.addInitScript(() => localStorage.setItem("therapyDashboardTourSeen", "1"));
   await page.goto(dashboardUrl(log));
   await expect(page.locator(".therapy-dashboard[data-enhanced]")).toBeAttached();
-  const range = page.locator('form[data-role="date-range"]');
+  const range = page.locator("form").filter({ has: page.getByRole("button", { name: "Apply" }) });
   const from = range.getByLabel("From", { exact: true });
   const to = range.getByLabel("To", { exact: true });
   const apply = range.getByRole("button", { name: "Apply" });
@@ -140,7 +140,7 @@ test("a refused CSV export keeps the typed dates and shows why; a good one downl
   const dialog = page.getByRole("dialog", { name: "Decrypt Log File" });
   await dialog.getByLabel("From").fill("2026-10-06");
   await dialog.getByLabel("To").fill("2026-10-02");
-  await dialog.getByRole("button", { name: "Download CSV Report" }).click();
+  await dialog.getByText("Download CSV Report").click();
   await expect(dialog.getByText('"From" date cannot be after "To" date.')).toBeVisible();
   await expect(dialog.getByText('"To" date cannot be before "From" date.')).toBeVisible();
   await expect(dialog.getByLabel("From")).toHaveValue("2026-10-06");

@@ -62,7 +62,7 @@ test("a cough log: upload, CSV, dashboard, range, selection, two graphs and the 
   // The CSV of the whole log: the device's rows, decrypted.
   const [csv] = await Promise.all([
     page.waitForEvent("download"),
-    dialog.getByRole("link", { name: "Download CSV Report" }).click(),
+    dialog.getByRole("button", { name: "Download CSV Report" }).click(),
   ]);
   const lines = fs
     .readFileSync((await csv.path())!, "utf8")
