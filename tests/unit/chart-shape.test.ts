@@ -309,7 +309,7 @@ describe("line charts", () => {
       { value: "1", label: "08:15" },
       { value: "4", label: "19:40" },
     ]);
-    expect(trends.expVolume.points.map((p) => p.y)).toEqual([1000, null]);
+    expect(trends.expVolume.points.map((p) => p.y)).toEqual([1000, null, 1010, 1020, 1030]);
   });
 
   it("shows the score history in whole percent, 0 to 100, with gaps", () => {
