@@ -313,17 +313,27 @@ describe("line charts", () => {
     expect(shapeHmrChart([{ day: "2025-01-01", maxHmr: 12.5 }]).empty).toBe(false);
   });
 
-  it("keys the cycle drill-down by position and labels it by time", () => {
+  it("keys the cycle drill-down by position and labels each therapy's time once", () => {
     const trends = shapeCycleTrendCharts([
       { time: "08:15", peakFlow: 200, expVolume: 1000, peakInspP: 30 },
       { time: "08:15", peakFlow: 210, expVolume: null, peakInspP: 31 },
+      { time: "08:15", peakFlow: 205, expVolume: 1010, peakInspP: 30 },
+      { time: "19:40", peakFlow: 220, expVolume: 1020, peakInspP: 32 },
+      { time: "19:40", peakFlow: 230, expVolume: 1030, peakInspP: 33 },
     ]);
     expect(trends.peakFlow.points.map((p) => [p.x, p.y])).toEqual([
       ["1", 200],
       ["2", 210],
+      ["3", 205],
+      ["4", 220],
+      ["5", 230],
     ]);
-    expect(trends.peakFlow.ticks.map((t) => t.label)).toEqual(["08:15", "08:15"]);
-    expect(trends.expVolume.points.map((p) => p.y)).toEqual([1000, null]);
+    // One label per therapy, at its first cycle: never the same time twice on the axis.
+    expect(trends.peakFlow.ticks).toEqual([
+      { value: "1", label: "08:15" },
+      { value: "4", label: "19:40" },
+    ]);
+    expect(trends.expVolume.points.map((p) => p.y)).toEqual([1000, null, 1010, 1020, 1030]);
   });
 
   it("shows the score history in whole percent, 0 to 100, with gaps", () => {
@@ -334,7 +344,8 @@ describe("line charts", () => {
       { day: d3, score: 1.2 },
     ]);
     expect(shape.points.map((p) => p.y)).toEqual([46, null, 100]);
-    expect(shape.yMin).toBe(0);
-    expect(shape.yMax).toBe(100);
+    expect(shape.y.min).toBe(0);
+    expect(shape.y.max).toBe(100);
+    expect(shape.y.ticks).toEqual([0, 20, 40, 60, 80, 100]);
   });
 });

@@ -114,12 +114,12 @@ describe("compliance report PDF", () => {
     expect(first[3]).toBe("Therapy Summary");
   });
 
-  it("shows the summary as 6 rows of two label/value pairs, two decimals and N/A", async () => {
+  it("shows the summary as 6 rows of two label/value pairs: whole counts, two decimals, N/A", async () => {
     const { text } = await pdfText(await buildComplianceReportPdf(reportData()));
     const first = lines(text.split("\f")[0]);
     expect(first.slice(4, 10)).toEqual([
-      "Total Therapies 21.00 Therapy Period 01-11-2026 to 07-11-2026",
-      "Average Cycles per Therapy 5.33 Days Without Therapy 1.00",
+      "Total Therapies 21 Therapy Period 01-11-2026 to 07-11-2026",
+      "Average Cycles per Therapy 5.33 Days Without Therapy 1",
       "Average Therapies per Day 3.00 SD Therapies per Day 0.82",
       "Average Expiratory Volume (ml) 1523.46 SD Expiratory Volume (ml) 80.10",
       "Average Peak Exp. Flow (L/min) 265.20 SD Peak Exp. Flow (L/min) 12.35",
@@ -147,7 +147,7 @@ describe("compliance report PDF", () => {
     });
     const { text } = await pdfText(await buildComplianceReportPdf(data));
     expect(lines(text.split("\f")[0]).slice(4, 10)).toEqual([
-      "Total Therapies 0.00 Therapy Period N/A",
+      "Total Therapies 0 Therapy Period N/A",
       "Average Cycles per Therapy N/A Days Without Therapy N/A",
       "Average Therapies per Day N/A SD Therapies per Day N/A",
       "Average Expiratory Volume (ml) N/A SD Expiratory Volume (ml) N/A",

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { graphPage, therapyTableRows } from "~/domain/deviceLogs/graph";
 import { DEMO_KEY_HEX, parseLogKeys } from "~/domain/deviceLogs/keys";
 import { decryptToRows } from "~/domain/deviceLogs/reader";
-import { formatSummaryValue, summarize } from "~/domain/deviceLogs/summary";
+import { formatSummaryField, formatSummaryValue, summarize } from "~/domain/deviceLogs/summary";
 import { chunked, encryptedLog } from "../support/deviceLogFixture";
 
 const keys = parseLogKeys(`demo:${DEMO_KEY_HEX}`);
@@ -176,6 +176,19 @@ describe("the summary", () => {
     expect(formatSummaryValue(7100 / 6)).toBe("1183.33");
     expect(formatSummaryValue(0)).toBe("0.00");
     expect(formatSummaryValue("01-03-2025")).toBe("01-03-2025");
+  });
+
+  it("shows the counts as whole numbers, averages, deviations and hours with two decimals", async () => {
+    const s = summarize(await load(LOG));
+    expect(formatSummaryField(s, "totalTherapies")).toBe(String(s.totalTherapies));
+    expect(formatSummaryField(s, "noDaysWithoutTherapy")).toBe(String(s.noDaysWithoutTherapy));
+    expect(formatSummaryField({ ...s, totalTherapies: 33 }, "totalTherapies")).toBe("33");
+    expect(formatSummaryField({ ...s, noDaysWithoutTherapy: 1 }, "noDaysWithoutTherapy")).toBe("1");
+    expect(formatSummaryField({ ...s, average_Therapy: 2 }, "average_Therapy")).toBe("2.00");
+    expect(formatSummaryField({ ...s, HMR: 102 }, "HMR")).toBe("102.00");
+    expect(formatSummaryField({ ...s, noDaysWithoutTherapy: null }, "noDaysWithoutTherapy")).toBe(
+      "N/A",
+    );
   });
 
   it("refuses a range that is not YYYY-MM-DD", async () => {

@@ -102,6 +102,10 @@ function reportData(overrides: Partial<PatientReportData> = {}): PatientReportDa
 }
 
 const count = (text: string, part: string) => text.split(part).length - 1;
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** "2026-11-14" as the PDF writes it: "14-Nov-2026". */
+const formatDayLabel = (day: string) =>
+  `${day.slice(8)}-${MONTHS[Number(day.slice(5, 7)) - 1]}-${day.slice(0, 4)}`;
 
 describe("patient report file name (spec 3 §2.2)", () => {
   it("prefixes the product name with the patient's name", () => {
@@ -215,14 +219,87 @@ describe("patient report PDF", () => {
     expect(lines).toContain("Completed therapies vs goal (per day) Goal Completed");
     for (const title of [
       "Adherence score history (%)",
-      "Peak expiratory flow (L/min)",
-      "Expiratory volume (ml)",
-      "Peak inspiratory pressure (cmH2O)",
-      "HMR per day (hours)",
+      "Peak expiratory flow (PEF) per day (L/min)",
+      "Expiratory volume (Ex Vol) per day (ml)",
+      "Peak inspiratory pressure (PIP) per day (cmH2O)",
+      "Hour meter reading (HMR) per day (hours)",
     ]) {
       expect(lines).toContain(title);
     }
     expect(text).not.toContain(EMPTY_NOTE);
+  });
+
+  /** The lines of one chart: from its title to the line of day labels under it. */
+  function chartLines(text: string, title: string) {
+    const lines = text.split(/[\n\f]/);
+    const start = lines.indexOf(title);
+    expect(start, `chart "${title}"`).toBeGreaterThanOrEqual(0);
+    const end = lines.findIndex((l, i) => i > start && /\d{2}-[A-Z][a-z]{2}-\d{4}/.test(l));
+    return { ticks: lines.slice(start + 1, end), days: lines[end].split(" ") };
+  }
+  const numbers = (ticks: string[]) => ticks.map((t) => Number(t.replace(/,/g, "")));
+
+  const CHART_TITLES = [
+    "Completed therapies vs goal (per day) Goal Completed",
+    "Adherence score history (%)",
+    "Peak expiratory flow (PEF) per day (L/min)",
+    "Expiratory volume (Ex Vol) per day (ml)",
+    "Peak inspiratory pressure (PIP) per day (cmH2O)",
+    "Hour meter reading (HMR) per day (hours)",
+  ];
+
+  it("labels every day of a week under every chart, the trends titled as on the page", async () => {
+    const week = windowDays("2026-11-20", 7);
+    const data = reportData({ window: { fromDay: "2026-11-14", toDay: "2026-11-20" }, days: week });
+    const { text } = await pdfText(await buildPatientReportPdf(data));
+    const all = week.map((d) => formatDayLabel(d.day));
+    for (const title of CHART_TITLES) expect(chartLines(text, title).days).toEqual(all);
+  });
+
+  it("labels a month with evenly spaced, distinct days from the first", async () => {
+    const month = windowDays("2026-11-20", 31);
+    const data = reportData({
+      window: { fromDay: month[0].day, toDay: "2026-11-20" },
+      days: month,
+    });
+    const { text } = await pdfText(await buildPatientReportPdf(data));
+    for (const title of CHART_TITLES) {
+      const { days } = chartLines(text, title);
+      expect(days[0]).toBe("21-Oct-2026");
+      expect(days.length).toBeGreaterThanOrEqual(6);
+      expect(new Set(days).size).toBe(days.length);
+    }
+  });
+
+  it("reads a flat HMR on whole hours around it, and a varying one on whole hours", async () => {
+    const flat = windowDays("2026-11-20", 7).map((d) => ({ ...d, maxHmr: 775.15 }));
+    const { text } = await pdfText(
+      await buildPatientReportPdf(
+        reportData({ window: { fromDay: "2026-11-14", toDay: "2026-11-20" }, days: flat }),
+      ),
+    );
+    const flatTicks = numbers(chartLines(text, "Hour meter reading (HMR) per day (hours)").ticks);
+    expect(flatTicks.every(Number.isInteger)).toBe(true);
+    expect(flatTicks.length).toBeGreaterThanOrEqual(2);
+    expect(flatTicks.length).toBeLessThanOrEqual(8);
+    expect(Math.min(...flatTicks)).toBeLessThan(775.15);
+    expect(Math.max(...flatTicks)).toBeGreaterThan(775.15);
+
+    // The seed's kind of reading: a few minutes of use a day.
+    const varying = windowDays("2026-11-20", 7).map((d, i) => ({ ...d, maxHmr: 775.1 + i / 60 }));
+    const second = await pdfText(
+      await buildPatientReportPdf(
+        reportData({ window: { fromDay: "2026-11-14", toDay: "2026-11-20" }, days: varying }),
+      ),
+    );
+    const ticks = numbers(
+      chartLines(second.text, "Hour meter reading (HMR) per day (hours)").ticks,
+    );
+    expect(ticks.every(Number.isInteger)).toBe(true);
+    expect(new Set(ticks).size).toBe(ticks.length);
+    expect(ticks.length).toBeLessThanOrEqual(8);
+    expect(Math.min(...ticks)).toBeLessThanOrEqual(775.1);
+    expect(Math.max(...ticks)).toBeGreaterThanOrEqual(775.2);
   });
 
   it("notes the empty charts of a window without data", async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
   CYCLE_CHART_LEGEND,
   CYCLE_COLOR,
-  dashboardChartWidth,
+  DASHBOARD_CHART,
   NO_GRAPH_DATA,
   shapeTherapyDashboardChart,
 } from "~/domain/deviceLogs/chart";
@@ -116,16 +116,16 @@ describe("shapeTherapyDashboardChart", () => {
 
   it("fits the flow and volume axes to the data, from zero", () => {
     expect(shape.flow.unit).toBe("L/min");
-    expect(shape.flow.ticks.map((t) => t.value)).toEqual([0, 100, 200, 300]);
+    expect(shape.flow.ticks.map((t) => t.value)).toEqual([0, 50, 100, 150, 200, 250, 300]);
     expect(shape.volume.unit).toBe("ml");
     expect(shape.volume.ticks.map((t) => t.value)).toEqual([0, 500, 1000, 1500, 2000]);
-    expect(shape.flow.ticks[3].pos).toBeCloseTo(plot.y, 1);
+    expect(shape.flow.ticks[6].pos).toBeCloseTo(plot.y, 1);
     expect(shape.volume.ticks[0].pos).toBeCloseTo(bottom, 1);
   });
 
   it("gives every point one band, in order, with its number on the x axis", () => {
     expect(shape.points.map((p) => p.n)).toEqual([301, 302, 303, 304, 305]);
-    expect(shape.width).toBe(900);
+    expect(shape.width).toBe(960);
     expect(shape.band).toBeCloseTo(plot.width / 5, 1);
     shape.points.forEach((p, i) => {
       expect(p.left).toBeCloseTo(plot.x + i * shape.band, 1);
@@ -204,12 +204,12 @@ describe("shapeTherapyDashboardChart", () => {
     expect(shape.points.map((p) => p.annotationY)).toEqual([38, 39, 40, 100, -100]);
   });
 
-  it("widens with the points so that a 300-point page fits", () => {
+  it("fits a 300-point page in its fixed width (the page scales the SVG to its box)", () => {
     const full = shapeTherapyDashboardChart(fullPage(), []);
     expect(full.points).toHaveLength(300);
-    expect(full.band).toBeGreaterThanOrEqual(4);
-    expect(full.band).toBeLessThanOrEqual(6);
-    expect(full.width).toBe(dashboardChartWidth(300));
+    expect(full.width).toBe(DASHBOARD_CHART.width);
+    expect(full.band).toBeGreaterThanOrEqual(2.5);
+    expect(full.points.at(-1)!.left + full.band).toBeCloseTo(full.plot.x + full.plot.width, 1);
     expect(full.lines.find((l) => l.key === "P_F")?.segments).toHaveLength(31);
   });
 
@@ -224,7 +224,7 @@ describe("shapeTherapyDashboardChart", () => {
     expect(empty.markers.positions).toEqual([]);
     expect(empty.xTicks).toEqual([]);
     expect(empty.pressure.ticks).toHaveLength(7);
-    expect(empty.width).toBe(900);
+    expect(empty.width).toBe(DASHBOARD_CHART.width);
   });
 
   it("uses the PDF chart's legend, in one table", () => {
@@ -243,7 +243,7 @@ describe("therapyDashboardChartSvg", () => {
   it("is one accessible svg with no script, id or external resource", () => {
     expect(svg).toMatch(/^<svg [^>]*role="img"/);
     expect(svg).toMatch(/^<svg [^>]*aria-label="Therapy dashboard graph, page 2 of 2/);
-    expect(svg).toMatch(/^<svg [^>]*viewBox="0 0 900 420"/);
+    expect(svg).toMatch(/^<svg [^>]*viewBox="0 0 960 420"/);
     expect(svg).toMatch(/^<svg [^>]*><title>Therapy dashboard graph/);
     expect(svg.split("<svg").length - 1).toBe(1);
     expect(svg).not.toMatch(/<script|<div|<foreignObject|\bid="|href=|url\(/i);

@@ -32,10 +32,14 @@ export {
 /* Shape                                                                                        */
 /* ------------------------------------------------------------------------------------------ */
 
+/**
+ * The graph's drawing units. The page scales the SVG to its box (width 100 %, the viewBox keeping
+ * its proportions), so these fix the proportions and the text's size relative to the plot, not
+ * the size on screen: 960 × 420 reads well from a 1024 px window (about 0.75) up.
+ */
 export const DASHBOARD_CHART = {
+  width: 960,
   height: 420,
-  minWidth: 900,
-  perPoint: 5,
   margin: { left: 56, right: 112, bottom: 48 },
   fontSize: 12,
   legendRow: 18,
@@ -139,11 +143,6 @@ const oneDecimal = (v: number) => String(Math.round(v * 10) / 10);
 const withUnit = (v: number | null | undefined, unit: string) =>
   finite(v) ? `${oneDecimal(v)} ${unit}` : "N/A";
 
-export function dashboardChartWidth(points: number) {
-  const { minWidth, perPoint, margin } = DASHBOARD_CHART;
-  return Math.max(minWidth, margin.left + margin.right + points * perPoint);
-}
-
 /** Legend items flowing left to right from (x, y), wrapping before `right`. */
 function placeLegend(x0: number, y0: number, right: number) {
   const { fontSize, legendRow } = DASHBOARD_CHART;
@@ -176,7 +175,7 @@ export function shapeTherapyDashboardChart(
   annotations: readonly ChartAnnotation[] = [],
 ): TherapyDashboardChartShape {
   const d = page.merged_data;
-  const { height, margin, annotationFontSize } = DASHBOARD_CHART;
+  const { width, height, margin, annotationFontSize } = DASHBOARD_CHART;
 
   // Every series carries every point (graphPage pushes one value per series per point), so the
   // union of their x is the page's points in order, and timeStamps[i] belongs to the i-th.
@@ -186,7 +185,6 @@ export function shapeTherapyDashboardChart(
   const xs = [...numbers].sort((a, b) => a - b);
   const empty = xs.length === 0;
 
-  const width = dashboardChartWidth(xs.length);
   const legend = placeLegend(8, 8, width - 8);
   const unitsY = legend.bottom + 14;
   const plotY = unitsY + 10;

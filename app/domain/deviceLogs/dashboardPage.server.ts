@@ -5,7 +5,7 @@ import { therapyDashboardChartSvg } from "./ui/chartSvg.server";
 import { ZOOM_MAX, ZOOM_MIN } from "./dashboard";
 import { DECRYPT_DIALOG } from "./decryptDialog";
 import { findLogFile, loadDecryptDialog, type LogFileRecord } from "./deviceLog.server";
-import { formatSummaryValue, type LogSummary } from "./summary";
+import { formatSummaryField, type LogSummary } from "./summary";
 import { loadTherapyDashboard, reportItemGraphs } from "./therapyDashboard.server";
 
 const SUMMARY_FIELDS: [string, keyof LogSummary][] = [
@@ -89,7 +89,7 @@ export async function loadDashboardPage(file: LogFileRecord, query: DashboardQue
     },
     summaryRows: SUMMARY_FIELDS.map(([label, key]) => [
       label,
-      formatSummaryValue(view.summary[key]),
+      formatSummaryField(view.summary, key),
     ]),
     q: query.q,
     showTable: query.showTable,

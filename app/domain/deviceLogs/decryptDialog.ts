@@ -17,3 +17,21 @@ export function decryptDialogHref(origin: DialogOrigin, extra: Record<string, st
 
 export const uploadAction = (origin: DialogOrigin) =>
   `/decrypt/upload?${new URLSearchParams({ back: origin })}`;
+
+/** Where the result view's Download CSV Report sends the dates as typed (routes/decrypt.csv). */
+export const CSV_ACTION = "/decrypt/csv";
+
+/**
+ * Where a refused CSV export of the dialog's form goes: back to the dialog's result view with the
+ * dates as typed, so they stay and the message shows under them (issue 22).
+ */
+export function csvRefusedHref(
+  back: string | null,
+  typed: { log: string | null; from: string | null; to: string | null },
+) {
+  const extra: Record<string, string> = {};
+  if (typed.log) extra.log = typed.log;
+  if (typed.from) extra.from = typed.from;
+  if (typed.to) extra.to = typed.to;
+  return decryptDialogHref(readDialogOrigin(back), extra);
+}

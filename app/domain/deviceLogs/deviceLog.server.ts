@@ -248,9 +248,6 @@ export async function loadDecryptDialog(search: URLSearchParams, now = new Date(
     endYear: Number(file.logsTo?.slice(0, 4) ?? now.getFullYear()),
   };
   const rangeOk = !errors.from;
-  const query = new URLSearchParams({ uuid: file.id });
-  if (range.from) query.set("from", range.from);
-  if (range.to) query.set("to", range.to);
   const dashboard = new URLSearchParams({
     uuid: file.id,
     id: file.deviceSerial,
@@ -278,7 +275,6 @@ export async function loadDecryptDialog(search: URLSearchParams, now = new Date(
     range: { from: search.get("from") ?? "", to: search.get("to") ?? "" },
     errors,
     dateNote: deviceDateNote(years, now),
-    csvHref: rangeOk ? `/decrypt/csv?${query}` : null,
     dashboardHref: rangeOk && file.deviceType === "cough" ? `/decrypt?${dashboard}` : null,
   };
 }

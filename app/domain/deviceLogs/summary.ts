@@ -132,8 +132,24 @@ export function summarize(model: CoughLogModel, range: DayRange = {}): LogSummar
   };
 }
 
+/** The summary's counts (DEVICE-LOG-FORMAT.md): shown as whole numbers. */
+export const SUMMARY_COUNTS: readonly (keyof LogSummary)[] = [
+  "totalTherapies",
+  "noDaysWithoutTherapy",
+];
+
 /** A summary cell: two decimals for numbers, N/A for a missing value, dates as they are. */
 export function formatSummaryValue(value: number | string | null) {
   if (value === null) return "N/A";
   return typeof value === "number" ? value.toFixed(2) : value;
+}
+
+/**
+ * One field of the summary as the dashboard's table and the compliance PDF show it: counts as
+ * whole numbers, averages, deviations and hours with two decimals, N/A when missing.
+ */
+export function formatSummaryField(summary: LogSummary, key: keyof LogSummary) {
+  const value = summary[key];
+  if (typeof value === "number" && SUMMARY_COUNTS.includes(key)) return String(Math.round(value));
+  return formatSummaryValue(value);
 }

@@ -3,14 +3,13 @@
 // Selections, annotations and report items are kept in the database under the upload, so every
 // part works with plain forms; they go when the upload goes (cascade).
 import { prisma } from "~/lib/db.server";
-import { rangeMessages } from "~/lib/dateRange";
 import { DEFAULT_TIME_ZONE } from "~/lib/time";
 import type { DayRange } from "~/domain/deviceLogs/calendar";
 import { graphPage, therapyTableRows, GRAPH_PAGE_POINTS } from "~/domain/deviceLogs/graph";
 import { deviceDateNote, logYearWarning } from "~/domain/deviceLogs/messages";
 import { therapyIndexOf, type CoughLogModel } from "~/domain/deviceLogs/model";
 import { summarize } from "~/domain/deviceLogs/summary";
-import { ANNOTATION_MAX } from "./dashboard";
+import { ANNOTATION_MAX, dashboardRangeErrors, outsideRangeMessage } from "./dashboard";
 import {
   complianceReportFileName,
   complianceSeries,
@@ -22,8 +21,6 @@ import { dmyToIso, loadCoughModel, type LogFileRecord } from "./deviceLog.server
 export const PRODUCT_NAME = "ARC Connect";
 export const SELECTED_LABEL = "Selected Therapies";
 export const ANNOTATION_TEXT_REQUIRED = "Please enter the annotation text.";
-
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * The dashboard's range (spec 3 §5): both dates within the first and last therapy dates, From not
@@ -37,16 +34,8 @@ export function readDashboardRange(
   const first = file.firstTherapyAt ? dmyToIso(file.firstTherapyAt) : null;
   const last = file.lastTherapyAt ? dmyToIso(file.lastTherapyAt) : null;
   const typed = { from: startDate ?? "", to: endDate ?? "" };
-  const errors: { from: string | null; to: string | null } = { from: null, to: null };
-  const outside = `Date must be between ${file.firstTherapyAt} and ${file.lastTherapyAt}`;
-  const check = (text: string) =>
-    !ISO_DAY.test(text) || !first || !last || text < first || text > last ? outside : null;
-  if (typed.from) errors.from = check(typed.from);
-  if (typed.to) errors.to = check(typed.to);
-  if (!errors.from && !errors.to && typed.from && typed.to && typed.from > typed.to) {
-    errors.from = rangeMessages.fromAfterTo;
-    errors.to = rangeMessages.toBeforeFrom;
-  }
+  const outside = outsideRangeMessage(file.firstTherapyAt, file.lastTherapyAt);
+  const errors = dashboardRangeErrors(typed, { first, last, outside });
   const valid = !errors.from && !errors.to;
   const range: DayRange = valid
     ? { from: typed.from || first || undefined, to: typed.to || last || undefined }

@@ -7,7 +7,11 @@ import { format } from "date-fns";
 import { formatDay } from "~/lib/time";
 import type { ChartAnnotation } from "~/domain/deviceLogs/chart";
 import type { MeasurementSeries, MergedData, SetPressureSeries } from "~/domain/deviceLogs/graph";
-import { formatSummaryValue, type LogSummary } from "~/domain/deviceLogs/summary";
+import {
+  formatSummaryField,
+  formatSummaryValue,
+  type LogSummary,
+} from "~/domain/deviceLogs/summary";
 import {
   cycleChart,
   type CycleChartSeries,
@@ -79,17 +83,18 @@ const value = formatSummaryValue;
  * "Therapy Period" cell, so the 13 summary fields fill the 12 pairs.
  */
 export function complianceSummaryRows(s: ComplianceSummary): string[][] {
+  const field = (key: keyof ComplianceSummary) => formatSummaryField(s, key);
   const period =
     s.firstTherapyAt === null && s.lastTherapyAt === null
       ? "N/A"
       : `${value(s.firstTherapyAt)} to ${value(s.lastTherapyAt)}`;
   return [
-    ["Total Therapies", value(s.totalTherapies), "Therapy Period", period],
+    ["Total Therapies", field("totalTherapies"), "Therapy Period", period],
     [
       "Average Cycles per Therapy",
       value(s.average_NC),
       "Days Without Therapy",
-      value(s.noDaysWithoutTherapy),
+      field("noDaysWithoutTherapy"),
     ],
     [
       "Average Therapies per Day",

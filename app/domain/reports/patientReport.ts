@@ -4,6 +4,16 @@
 import { TZDate, tzName } from "@date-fns/tz";
 import { format } from "date-fns";
 import { formatDay } from "~/lib/time";
+import {
+  HMR_AXIS,
+  HMR_TITLE,
+  SCORE_AXIS,
+  SCORE_HISTORY_TITLE,
+  TREND_AXIS,
+  TREND_SERIES,
+  trendTitle,
+  type TrendKey,
+} from "~/ui/charts/lineShape";
 import { goalBarChart, lineChart } from "./pdfCharts";
 import {
   contentWidth,
@@ -285,28 +295,36 @@ function charts(doc: PDFKit.PDFDocument, data: PatientReportData) {
     lineChart(
       doc,
       box,
-      "Adherence score history (%)",
+      `${SCORE_HISTORY_TITLE} (%)`,
       days,
       data.days.map((d) => (d.score === null ? null : d.score * 100)),
-      { range: [0, 100] },
+      SCORE_AXIS,
     ),
   );
+  // The page's chart titles, with the unit the page writes on the axis.
   heading(doc, "Therapy trends (per-day averages)", 115);
-  const trends: [string, (d: ReportDay) => number | null][] = [
-    ["Peak expiratory flow (L/min)", (d) => d.peakFlow],
-    ["Expiratory volume (ml)", (d) => d.expVolume],
-    ["Peak inspiratory pressure (cmH2O)", (d) => d.peakInspP],
-  ];
-  for (const [title, value] of trends) {
-    chart(115, (box) => lineChart(doc, box, title, days, data.days.map(value), { fromZero: true }));
+  const trends: TrendKey[] = ["peakFlow", "expVolume", "peakInspP"];
+  for (const key of trends) {
+    const title = `${trendTitle(key, "day")} (${TREND_SERIES[key].unit})`;
+    chart(115, (box) =>
+      lineChart(
+        doc,
+        box,
+        title,
+        days,
+        data.days.map((d) => d[key]),
+        TREND_AXIS,
+      ),
+    );
   }
   chart(140, (box) =>
     lineChart(
       doc,
       box,
-      "HMR per day (hours)",
+      `${HMR_TITLE} (hours)`,
       days,
       data.days.map((d) => d.maxHmr),
+      HMR_AXIS,
     ),
   );
 }

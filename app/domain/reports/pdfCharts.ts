@@ -1,8 +1,12 @@
 // The patient report's day charts on pdfkit's path API: one band per day, with a titled frame,
 // grid, y ticks and a few day labels (goal bars, and lines broken at the days without a value).
 import { formatDay } from "~/lib/time";
-import { niceScale, type Scale } from "~/ui/charts/scale";
+import { pickTicks } from "~/ui/charts/lineShape";
+import { niceScale, valueScale, type Scale, type ValueAxisOptions } from "~/ui/charts/scale";
 import { cell, COLOR, FONT, FONT_BOLD, NO_DATA, tickNumber, type Box, type Doc } from "./pdfLayout";
+
+const DAY_LABEL = "dd-MMM-yyyy";
+const LABEL_GAP = 8;
 
 type Plot = Box & { band: number; xAt: (i: number) => number; yAt: (v: number) => number };
 
@@ -54,10 +58,15 @@ function frame(
     .lineWidth(0.75)
     .stroke(COLOR.rule);
 
-  const labels = Math.min(days.length, 6);
-  for (let k = 0; k < labels; k++) {
-    const i = labels === 1 ? 0 : Math.round((k * (days.length - 1)) / (labels - 1));
-    const label = formatDay(days[i], "dd-MMM-yyyy");
+  // Every day while the labels fit side by side (a week always does), else every k-th from the
+  // first: the page's rule (lineShape pickTicks), with as many as the width holds.
+  const labelWidth = doc.widthOfString(formatDay("2026-11-28", DAY_LABEL)) + LABEL_GAP;
+  const fit = Math.max(1, Math.floor(plot.width / labelWidth));
+  for (const i of pickTicks(
+    days.map((_, i) => i),
+    fit,
+  )) {
+    const label = formatDay(days[i], DAY_LABEL);
     const w = doc.widthOfString(label);
     const x = Math.min(Math.max(xAt(i) - w / 2, plot.x), plot.x + plot.width - w);
     doc
@@ -107,8 +116,8 @@ export function goalBarChart(
 }
 
 /**
- * One series as a line, broken where a value is null; a value alone between gaps is a dot.
- * `range` fixes the axis (e.g. 0..100 %); otherwise it fits the data (from 0 when `fromZero`).
+ * One series as a line, broken where a value is null; a value alone between gaps is a dot. The
+ * value axis follows the page's chart of the same data (scale.ts valueScale with its options).
  */
 export function lineChart(
   doc: Doc,
@@ -116,20 +125,11 @@ export function lineChart(
   title: string,
   days: string[],
   values: (number | null)[],
-  options: { range?: [number, number]; fromZero?: boolean } = {},
+  axis: ValueAxisOptions = {},
 ) {
   const series = values.map((v) => (v !== null && Number.isFinite(v) ? v : null));
   const present = series.filter((v): v is number => v !== null);
-  let scale: Scale;
-  if (options.range) {
-    const [min, max] = options.range;
-    scale = { min, max, ticks: niceScale(min, max).ticks.filter((t) => t >= min && t <= max) };
-  } else if (present.length > 0) {
-    const lo = Math.min(...present);
-    scale = niceScale(options.fromZero ? Math.min(0, lo) : lo, Math.max(...present));
-  } else {
-    scale = niceScale(0, 1);
-  }
+  const scale: Scale = valueScale(series, axis);
   const plot = frame(doc, box, title, days, scale);
   if (present.length === 0) return noData(doc, plot);
 

@@ -3,6 +3,7 @@
 // computed positions, which skips pdfkit's line wrapper: that keeps a 730-row table fast and stops
 // pdfkit from adding pages on its own.
 import PDFDocument from "pdfkit";
+import { formatTick } from "~/ui/charts/scale";
 
 export type Doc = PDFKit.PDFDocument;
 
@@ -154,8 +155,8 @@ export function table(
 }
 
 export type Box = { x: number; y: number; width: number; height: number };
-/** Axis tick labels: at most two decimals. */
-export const tickNumber = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+/** Axis tick labels: at most two decimals, as on the page (ui/charts/scale formatTick). */
+export const tickNumber = { format: formatTick };
 
 /** The reports' page margins, in points. */
 export const MARGIN = { top: 40, bottom: 50, left: 40, right: 40 };

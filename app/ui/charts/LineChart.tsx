@@ -2,12 +2,14 @@
 // adherence score history), drawn from a LineChartShape with nivo's Line. Null values are gaps.
 import { Line, type LineCustomSvgLayerProps } from "@nivo/line";
 import type { LineChartShape } from "./lineShape";
-import { chartTheme, NoDataChart } from "./ChartFrame";
+import { chartTheme, FONT_FAMILY, NoDataChart, TEXT_COLOR } from "./ChartFrame";
+import { formatTick } from "./scale";
 
 type Series = { id: string; data: { x: string; y: number | null }[] };
 
-export const LINE_CHART_SIZE = { width: 640, height: 260 };
-const MARGIN = { top: 16, right: 24, bottom: 56, left: 64 };
+export const LINE_CHART_SIZE = { width: 640, height: 280 };
+// The top margin holds the chart's visible title.
+const MARGIN = { top: 36, right: 24, bottom: 56, left: 64 };
 /** Up to a month, every value gets a dot; beyond, only values with no neighbour (no line). */
 const DOTS_FOR_ALL_UP_TO = 31;
 
@@ -37,6 +39,21 @@ export function LineChart({ shape }: { shape: LineChartShape }) {
     );
   }
 
+  function Title() {
+    return (
+      <text
+        x={0}
+        y={-MARGIN.top + 18}
+        fontFamily={FONT_FAMILY}
+        fontSize={13}
+        fontWeight="bold"
+        fill={TEXT_COLOR}
+      >
+        {shape.title}
+      </text>
+    );
+  }
+
   return (
     <Line<Series>
       width={width}
@@ -44,15 +61,16 @@ export function LineChart({ shape }: { shape: LineChartShape }) {
       margin={MARGIN}
       data={data}
       xScale={{ type: "point" }}
-      yScale={{ type: "linear", min: shape.yMin, max: shape.yMax, nice: true }}
+      yScale={{ type: "linear", min: shape.y.min, max: shape.y.max }}
       curve="linear"
       colors={[shape.color]}
       lineWidth={2}
       enablePoints={false}
       enableGridX={false}
-      gridYValues={5}
+      gridYValues={shape.y.ticks}
       axisLeft={{
-        tickValues: 5,
+        tickValues: shape.y.ticks,
+        format: (v) => formatTick(Number(v)),
         legend: shape.unit,
         legendPosition: "middle",
         legendOffset: -52,
@@ -62,7 +80,7 @@ export function LineChart({ shape }: { shape: LineChartShape }) {
         tickRotation: shape.ticks.length > 8 ? -45 : 0,
         format: (v) => labels.get(String(v)) ?? String(v),
       }}
-      layers={["grid", "markers", "axes", "lines", Dots]}
+      layers={[Title, "grid", "markers", "axes", "lines", Dots]}
       theme={chartTheme}
       isInteractive={false}
       useMesh={false}

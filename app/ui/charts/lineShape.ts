@@ -3,6 +3,7 @@
 import { shapeAdherenceGauge } from "./adherenceShape";
 import { CHART_COLORS } from "./colors";
 import { formatDayMonth } from "./days";
+import { valueScale, type Scale, type ValueAxisOptions } from "./scale";
 
 /* ------------------------------------------------------------------------------------------ */
 /* Line charts: therapy trends (§2.2), cycle drill-down, HMR, adherence score history          */
@@ -44,10 +45,10 @@ export type LineChartShape = {
   unit: string;
   color: string;
   points: LinePoint[];
-  /** At most MAX_X_TICKS x values, evenly spaced, with their labels. */
+  /** At most MAX_X_TICKS x values, evenly spaced, with their labels (never two alike). */
   ticks: { value: string; label: string }[];
-  yMin: number;
-  yMax: number | "auto";
+  /** The value axis: the same rule as the PDF's charts (scale.ts valueScale). */
+  y: Scale;
   /** No point has a value: the chart shows a frame with "No data". */
   empty: boolean;
 };
@@ -71,8 +72,16 @@ function linePoints(raw: readonly { x: string; y: number | null }[]): LinePoint[
   }));
 }
 
+/**
+ * The first item of each run of equal labels: cycles of one therapy share its start time, and an
+ * axis that says "09:23" five times says nothing more than one "09:23" at the first of them.
+ */
+export function distinctLabels<T extends { label: string }>(items: readonly T[]): T[] {
+  return items.filter((item, i) => i === 0 || items[i - 1].label !== item.label);
+}
+
 function lineShape(
-  meta: { title: string; unit: string; color: string; yMax?: number },
+  meta: { title: string; unit: string; color: string; axis: ValueAxisOptions },
   raw: readonly { x: string; y: number | null; label: string }[],
 ): LineChartShape {
   const points = linePoints(raw);
@@ -82,9 +91,8 @@ function lineShape(
     unit: meta.unit,
     color: meta.color,
     points,
-    ticks: pickTicks(raw).map((p) => ({ value: p.x, label: p.label })),
-    yMin: Math.min(0, ...values),
-    yMax: meta.yMax ?? "auto",
+    ticks: pickTicks(distinctLabels(raw)).map((p) => ({ value: p.x, label: p.label })),
+    y: valueScale(values, meta.axis),
     empty: values.length === 0,
   };
 }
@@ -98,6 +106,17 @@ export const TREND_SERIES = {
   peakInspP: { title: "Peak inspiratory pressure (PIP)", unit: "cmH2O" },
 } as const;
 export type TrendKey = keyof typeof TREND_SERIES;
+/** Trends read from zero, on the page and in the PDF. */
+export const TREND_AXIS: ValueAxisOptions = { fromZero: true };
+/** Hours of use: fitted to the readings (they only grow), whole hours. */
+export const HMR_AXIS: ValueAxisOptions = { integer: true };
+export const SCORE_AXIS: ValueAxisOptions = { range: [0, 100] };
+
+/** A trend chart's title, e.g. "Peak expiratory flow (PEF) per day": the page's and the PDF's. */
+export const trendTitle = (key: TrendKey, per: "day" | "cycle") =>
+  `${TREND_SERIES[key].title} per ${per}`;
+export const HMR_TITLE = "Hour meter reading (HMR) per day";
+export const SCORE_HISTORY_TITLE = "Adherence score history";
 const TREND_KEYS = Object.keys(TREND_SERIES) as TrendKey[];
 
 export type TrendChartsShape = Record<TrendKey, LineChartShape>;
@@ -109,8 +128,9 @@ export function shapeTrendCharts(days: readonly TrendDayInput[]): TrendChartsSha
     lineShape(
       {
         ...TREND_SERIES[key],
-        title: `${TREND_SERIES[key].title} per day`,
+        title: trendTitle(key, "day"),
         color: CHART_COLORS.blue,
+        axis: TREND_AXIS,
       },
       sorted.map((d) => ({ x: d.day, y: finiteOrNull(d[key]), label: formatDayMonth(d.day) })),
     );
@@ -119,13 +139,15 @@ export function shapeTrendCharts(days: readonly TrendDayInput[]): TrendChartsSha
 
 /** Drill-down of one day: the same three measures over that day's cycles, in the given order. */
 export function shapeCycleTrendCharts(cycles: readonly CycleTrendInput[]): TrendChartsShape {
-  // Two cycles can share a minute, so the x key is the cycle's position and the label its time.
+  // Two cycles can share a minute, so the x key is the cycle's position and the label its time;
+  // only the first cycle of each time is labelled (distinctLabels).
   const chart = (key: TrendKey) =>
     lineShape(
       {
         ...TREND_SERIES[key],
-        title: `${TREND_SERIES[key].title} per cycle`,
+        title: trendTitle(key, "cycle"),
         color: CHART_COLORS.blue,
+        axis: TREND_AXIS,
       },
       cycles.map((c, i) => ({ x: String(i + 1), y: finiteOrNull(c[key]), label: c.time })),
     );
@@ -134,7 +156,7 @@ export function shapeCycleTrendCharts(cycles: readonly CycleTrendInput[]): Trend
 
 export function shapeHmrChart(days: readonly HmrDayInput[]): LineChartShape {
   return lineShape(
-    { title: "Hour meter reading (HMR) per day", unit: "hours", color: CHART_COLORS.blue },
+    { title: HMR_TITLE, unit: "hours", color: CHART_COLORS.blue, axis: HMR_AXIS },
     byDay(days).map((d) => ({
       x: d.day,
       y: finiteOrNull(d.maxHmr),
@@ -145,7 +167,7 @@ export function shapeHmrChart(days: readonly HmrDayInput[]): LineChartShape {
 
 export function shapeScoreHistory(days: readonly ScoreDayInput[]): LineChartShape {
   return lineShape(
-    { title: "Adherence score history", unit: "%", color: CHART_COLORS.green, yMax: 100 },
+    { title: SCORE_HISTORY_TITLE, unit: "%", color: CHART_COLORS.green, axis: SCORE_AXIS },
     byDay(days).map((d) => ({
       x: d.day,
       y: shapeAdherenceGauge(d.score).percent,

@@ -5,7 +5,12 @@
 import { Form, Link } from "@remix-run/react";
 import { Dialog, useCloseHref } from "~/ui/Dialog";
 import { DateInput } from "~/ui/forms";
-import { DECRYPT_DIALOG, uploadAction, type DialogOrigin } from "~/domain/deviceLogs/decryptDialog";
+import {
+  CSV_ACTION,
+  DECRYPT_DIALOG,
+  uploadAction,
+  type DialogOrigin,
+} from "~/domain/deviceLogs/decryptDialog";
 import type { DecryptDialogData } from "~/domain/deviceLogs/deviceLog.server";
 import { INVALID_FILE_NAME } from "~/domain/deviceLogs/messages";
 
@@ -17,7 +22,7 @@ export const LOADING_MESSAGES = [
 ];
 export const SLOW_MESSAGE = "Please Wait it's taking longer than exepected";
 
-const DIALOG_PARAMS = ["dialog", "log", "error", "from", "to"];
+const DIALOG_PARAMS = ["dialog", "log", "error", "from", "to", "back"];
 
 export function DecryptLogDialog({
   data,
@@ -151,31 +156,46 @@ function ResultStep({
           </div>
         ))}
       </dl>
-      <Form method="get" action={origin} className="row g-2 align-items-end mb-3" noValidate>
+      {/* One form for both: Apply shows the range here; Download CSV Report sends the dates as
+          typed to /decrypt/csv, which answers the file or, refusing them, comes back here with
+          the dates kept and the message under them. A document submission, so the CSV downloads
+          and the page stays. */}
+      <Form
+        method="get"
+        action={origin}
+        className="mb-3"
+        id="decrypt-range"
+        reloadDocument
+        noValidate
+      >
         <input type="hidden" name="dialog" value={DECRYPT_DIALOG} />
         <input type="hidden" name="log" value={file.uuid} />
-        <div className="col-sm">
-          <DateInput name="from" label="From" value={data.range.from} error={data.errors.from} />
-        </div>
-        <div className="col-sm">
-          <DateInput name="to" label="To" value={data.range.to} error={data.errors.to} />
-        </div>
-        <div className="col-auto">
-          <button type="submit" className="btn btn-outline-primary">
-            Apply
-          </button>
+        <input type="hidden" name="back" value={origin} />
+        <div className="row g-2 align-items-end">
+          <div className="col-sm">
+            <DateInput name="from" label="From" value={data.range.from} error={data.errors.from} />
+          </div>
+          <div className="col-sm">
+            <DateInput name="to" label="To" value={data.range.to} error={data.errors.to} />
+          </div>
+          <div className="col-auto">
+            <button type="submit" className="btn btn-outline-primary">
+              Apply
+            </button>
+          </div>
         </div>
       </Form>
       <div className="d-flex flex-wrap justify-content-end gap-2">
-        {data.csvHref ? (
-          <a href={data.csvHref} className="btn btn-primary" download>
-            Download CSV Report
-          </a>
-        ) : (
-          <button type="button" className="btn btn-primary" disabled>
-            Download CSV Report
-          </button>
-        )}
+        <button
+          type="submit"
+          form="decrypt-range"
+          formAction={CSV_ACTION}
+          name="uuid"
+          value={file.uuid}
+          className="btn btn-primary"
+        >
+          Download CSV Report
+        </button>
         {file.deviceType === "cough" ? (
           data.dashboardHref ? (
             <Link to={data.dashboardHref} className="btn btn-success" reloadDocument>

@@ -6,6 +6,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { Flash, type FlashMessage } from "~/ui/Flash";
 import { DateInput } from "~/ui/forms";
 import { withParams } from "~/lib/listParams";
+import { outsideRangeMessage } from "../dashboard";
 import type { DashboardPage } from "../dashboardPage.server";
 import { AnnotationForm, Dialogs, type DashboardReply } from "./DashboardDialogs";
 import { PageLink } from "./PageLink";
@@ -107,6 +108,10 @@ function Toolbar({ view, href }: ViewProps) {
         method="post"
         className="d-flex flex-wrap align-items-end gap-2"
         data-tour="2"
+        data-role="date-range"
+        data-first={dates.first ?? ""}
+        data-last={dates.last ?? ""}
+        data-outside={outsideRangeMessage(view.file.firstTherapyAt, view.file.lastTherapyAt)}
         noValidate
       >
         <input type="hidden" name="intent" value="range" />
@@ -122,12 +127,13 @@ function Toolbar({ view, href }: ViewProps) {
             small
           />
         ))}
-        <button type="submit" className="btn btn-primary btn-sm">
+        <button type="submit" className="btn btn-primary btn-sm" data-role="range-apply">
           Apply
         </button>
         <Link
           to={href({ startDate: null, endDate: null, tp: null, gp: null })}
           className="btn btn-link btn-sm"
+          data-role="range-clear"
         >
           Clear
         </Link>

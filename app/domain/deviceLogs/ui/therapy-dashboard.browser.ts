@@ -4,8 +4,11 @@
 //   keyboards and for browsers without JavaScript).
 // - 'Adding Graph ....' shows for 1.5 s on Add Graph to Report.
 // - The Add button of an annotation is disabled while the text is blank.
+// - The date range's Apply and Clear are disabled while both dates are empty or a date shows an
+//   error (spec 3 §4), the errors checked as the user types by the server's own rule (§5).
 // - The six-step guided tour: starts 100 ms after the first visit (and from How to use).
 // Served as /js/therapy-dashboard.js (scripts/build-browser.mjs).
+import { dashboardRangeErrors } from "../dashboard";
 
 const STEPS = [
   "The logo takes you back to the start page.",
@@ -40,6 +43,73 @@ function annotateOnRightClick(chart: HTMLElement) {
         .replace("y=Y", "y=" + encodeURIComponent(String(y))),
     );
   });
+}
+
+/** Shows `message` under a date field (the server's markup: is-invalid and #<id>-error). */
+function showFieldError(input: HTMLInputElement, message: string | null) {
+  const id = input.id + "-error";
+  let feedback = document.getElementById(id);
+  if (message && !feedback) {
+    feedback = document.createElement("div");
+    feedback.id = id;
+    feedback.className = "invalid-feedback d-block";
+    input.insertAdjacentElement("afterend", feedback);
+  }
+  if (feedback) {
+    feedback.textContent = message ?? "";
+    feedback.classList.toggle("d-none", !message);
+  }
+  input.classList.toggle("is-invalid", Boolean(message));
+  if (message) {
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", id);
+  } else {
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
+  }
+}
+
+function guardDateRange(form: HTMLFormElement) {
+  const from = form.querySelector<HTMLInputElement>('input[name="startDate"]');
+  const to = form.querySelector<HTMLInputElement>('input[name="endDate"]');
+  const apply = form.querySelector<HTMLButtonElement>('[data-role="range-apply"]');
+  const clear = form.querySelector<HTMLAnchorElement>('[data-role="range-clear"]');
+  if (!from || !to || !apply) return;
+  const bounds = {
+    first: form.getAttribute("data-first") || null,
+    last: form.getAttribute("data-last") || null,
+    outside: form.getAttribute("data-outside") ?? "",
+  };
+  const update = () => {
+    const errors = dashboardRangeErrors({ from: from.value, to: to.value }, bounds);
+    showFieldError(from, errors.from);
+    showFieldError(to, errors.to);
+    const off = (from.value === "" && to.value === "") || Boolean(errors.from || errors.to);
+    apply.disabled = off;
+    if (clear) {
+      clear.classList.toggle("disabled", off);
+      if (off) {
+        clear.setAttribute("aria-disabled", "true");
+        clear.setAttribute("tabindex", "-1");
+      } else {
+        clear.removeAttribute("aria-disabled");
+        clear.removeAttribute("tabindex");
+      }
+    }
+  };
+  from.addEventListener("input", update);
+  to.addEventListener("input", update);
+  from.addEventListener("change", update);
+  to.addEventListener("change", update);
+  if (clear) {
+    clear.addEventListener("click", (event) => {
+      if (clear.getAttribute("aria-disabled") === "true") event.preventDefault();
+    });
+  }
+  form.addEventListener("submit", (event) => {
+    if (apply.disabled) event.preventDefault();
+  });
+  update();
 }
 
 function startTour(root: HTMLElement) {
@@ -109,6 +179,9 @@ function startTour(root: HTMLElement) {
 function enhance(root: HTMLElement) {
   const chart = root.querySelector<HTMLElement>("[data-annotate-href]");
   if (chart) annotateOnRightClick(chart);
+
+  const range = root.querySelector<HTMLFormElement>('form[data-role="date-range"]');
+  if (range) guardDateRange(range);
 
   const selectForm = root.querySelector<HTMLFormElement>("form.therapy-select");
   if (selectForm) {
