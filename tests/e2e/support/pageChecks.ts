@@ -1,7 +1,7 @@
 // The checks every page of a spec passes with JavaScript on at 1024×768 (spec1-pages, spec2-pages,
 // layout): no console error, no page error, no React hydration warning, nothing wider than the
 // window, no label or heading split inside a word.
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 
 /** Records what the page reports from the moment it is called (except what `expected` matches). */
 export function watch(page: Page, expected?: RegExp) {
@@ -17,12 +17,13 @@ export function watch(page: Page, expected?: RegExp) {
 }
 
 /**
- * Judges the page now shown: waits for React to hydrate it when it ships React (root.tsx marks
- * the document), then checks what was reported and the page's width.
+ * Judges the page now shown: waits for React to hydrate it when it ships React and scripts run
+ * (root.tsx marks the document), then checks what was reported and the page's width.
  */
 export async function expectClean(page: Page, problems: string[]) {
   await page.waitForLoadState("load");
-  if ((await page.locator("script[type=module]").count()) > 0) {
+  const scriptsRun = test.info().project.use.javaScriptEnabled !== false;
+  if (scriptsRun && (await page.locator("script[type=module]").count()) > 0) {
     await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
   }
   expect(problems).toEqual([]);
