@@ -83,30 +83,17 @@ function RangeControls({
           {Object.entries(keep).map(([name, value]) =>
             value ? <input key={name} type="hidden" name={name} value={value} /> : null,
           )}
-          {(["from", "to"] as const).map((name) => (
-            <div key={name}>
-              <label htmlFor={`${idPrefix}-${name}`} className="form-label small mb-0">
-                {name === "from" ? "From" : "To"}
-              </label>
-              <input
-                id={`${idPrefix}-${name}`}
-                name={name}
-                type="date"
-                max={today}
-                min={live && name === "to" ? state.toMin : undefined}
-                disabled={live && name === "to" ? state.toDisabled : undefined}
-                value={days[name]}
-                onChange={(event) => {
-                  const value = event.currentTarget.value;
-                  setDays((d) => ({ ...d, [name]: value }));
-                  setEdited(true);
-                }}
-                aria-invalid={message && state.flagged[name] ? true : undefined}
-                aria-describedby={message ? messageId : undefined}
-                className={`form-control form-control-sm${message && state.flagged[name] ? " is-invalid" : ""}`}
-              />
-            </div>
-          ))}
+          <DateRangeFields
+            idPrefix={idPrefix}
+            today={today}
+            days={days}
+            live={live}
+            onChange={(d) => {
+              setDays(d);
+              setEdited(true);
+            }}
+            problem={message ? { id: messageId, flagged: state.flagged } : undefined}
+          />
           <button
             type="submit"
             className="btn btn-sm btn-outline-primary"
@@ -131,4 +118,55 @@ function RangeControls({
       ) : null}
     </>
   );
+}
+
+type Days = { from: string; to: string };
+
+/**
+ * The From/To date boxes of a range form. Once React runs the page (`live`) they follow the
+ * range rules (rangeFormState): To disabled until From, not before it; the server's HTML leaves
+ * both enabled. `problem` marks the boxes a shown message is about.
+ */
+export function DateRangeFields({
+  idPrefix,
+  today,
+  days,
+  live,
+  onChange,
+  problem,
+  required,
+}: {
+  idPrefix: string;
+  today: string;
+  days: Days;
+  live: boolean;
+  onChange: (days: Days) => void;
+  problem?: { id: string; flagged: { from: boolean; to: boolean } };
+  required?: boolean;
+}) {
+  const state = rangeFormState(days.from, days.to, today);
+  return (["from", "to"] as const).map((name) => {
+    const invalid = problem?.flagged[name] ? true : undefined;
+    return (
+      <div key={name}>
+        <label htmlFor={`${idPrefix}-${name}`} className="form-label small mb-0">
+          {name === "from" ? "From" : "To"}
+        </label>
+        <input
+          id={`${idPrefix}-${name}`}
+          name={name}
+          type="date"
+          max={today}
+          min={live && name === "to" ? state.toMin : undefined}
+          disabled={live && name === "to" ? state.toDisabled : undefined}
+          value={days[name]}
+          onChange={(event) => onChange({ ...days, [name]: event.currentTarget.value })}
+          required={required}
+          aria-invalid={invalid}
+          aria-describedby={problem?.id}
+          className={`form-control form-control-sm${invalid ? " is-invalid" : ""}`}
+        />
+      </div>
+    );
+  });
 }

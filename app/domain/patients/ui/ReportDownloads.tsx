@@ -7,6 +7,7 @@ import { Form, useLocation } from "@remix-run/react";
 import { useState } from "react";
 import { rangeFormState } from "~/lib/dateRange";
 import { useHydrated } from "~/ui/hydration";
+import { DateRangeFields } from "~/ui/RangePicker";
 import type { ProfileView } from "~/domain/patients/profileView.server";
 
 export function ReportDownloads({ view, p }: { view: ProfileView; p: string | null }) {
@@ -37,28 +38,14 @@ export function ReportDownloads({ view, p }: { view: ProfileView; p: string | nu
           className="d-flex gap-2 align-items-end"
         >
           <input type="hidden" name="p" value={p ?? ""} />
-          {(["from", "to"] as const).map((name) => (
-            <div key={name}>
-              <label htmlFor={`csv-${name}`} className="form-label small mb-0">
-                {name === "from" ? "From" : "To"}
-              </label>
-              <input
-                id={`csv-${name}`}
-                name={name}
-                type="date"
-                max={view.today}
-                min={live && name === "to" ? state.toMin : undefined}
-                disabled={live && name === "to" ? state.toDisabled : undefined}
-                value={days[name]}
-                onChange={(event) => {
-                  const value = event.currentTarget.value;
-                  setDays((d) => ({ ...d, [name]: value }));
-                }}
-                required
-                className="form-control form-control-sm"
-              />
-            </div>
-          ))}
+          <DateRangeFields
+            idPrefix="csv"
+            today={view.today}
+            days={days}
+            live={live}
+            onChange={setDays}
+            required
+          />
           <button
             type="submit"
             className="btn btn-outline-primary"
