@@ -16,7 +16,7 @@ import { readForm } from "~/lib/formBody.server";
 import { formReply, parseForm } from "~/lib/form.server";
 import { requireProfile } from "~/domain/actor.server";
 import { badRequest, clientIp, forbidden } from "~/lib/http.server";
-import { patientProfileHref } from "~/domain/patients/profileLink";
+import { notAssociatedWithDevice, patientProfileHref } from "~/domain/patients/profileLink";
 import { redirectWithFlash } from "~/lib/session.server";
 import type { MeasuringUnit } from "~/lib/units";
 import {
@@ -36,7 +36,6 @@ import {
 import { loadProfileView } from "~/domain/patients/profileView.server";
 import type { RouteHandle } from "~/ui/rootData";
 import { Flash } from "~/ui/Flash";
-import { notAssociatedWithDevice } from "~/domain/careSites/schema";
 import {
   ACCOUNT_CONFIRMED,
   goalDraftSchema,

@@ -33,6 +33,7 @@ import { chooseCareSiteSchema } from "~/domain/careSites/schema";
 import { submitAddCareSite } from "~/domain/careSites/addCareSite.server";
 import { CARE_SITE_ADDED_MS } from "~/ui/delays";
 import { CareSiteDashboard } from "~/domain/adherence/ui/CareSiteDashboard";
+import { notAssociatedWithDevice } from "~/domain/patients/profileLink";
 import {
   careSiteDashboard,
   CATEGORIES,
@@ -88,7 +89,7 @@ async function siteDashboard(request: Request, actor: Actor, careSiteId: string)
     labels: CATEGORY_LABELS,
     params,
     notice: noticeRow
-      ? `${noticeRow.firstName} ${noticeRow.lastName} is not associated with any device`
+      ? notAssociatedWithDevice(noticeRow.firstName, noticeRow.lastName)
       : null,
     csvHref: list ? `/app/dashboard/csv?c=${careSiteId}&list=${list}&${rangeParams}` : null,
   };

@@ -247,12 +247,19 @@ test("the demo care site's summary lists yesterday's patients in pages of 10, so
   signInAs,
 }) => {
   const siteId = anyCareSiteId();
-  // The table is yesterday's summary as sent: made here, as 07:00 today made it (or already had).
-  archiveYesterday(siteId);
+  // The table is yesterday's summary (in the site's own zone: the demo site is in Denver) as
+  // sent: made here, as 07:00 today made it (or already had).
+  const database = db();
+  const { timeZone } = database
+    .prepare(`SELECT timeZone FROM "CareSite" WHERE id = ?`)
+    .get(siteId) as { timeZone: string };
+  database.close();
+  const day = yesterdayInZone(new Date(), timeZone);
+  archiveYesterday(siteId, day);
   const clinician = await createUser("clinician", { careSiteIds: [siteId] });
   await signInAs(clinician.id);
   await page.goto("/app/notificationSummary");
-  const yesterday = formatDay(yesterdayInZone(new Date(), ZONE));
+  const yesterday = formatDay(day);
   const table = page.getByRole("table", { name: `Notification for ${yesterday}` });
   const count = (await page.getByTitle("Rows shown / total").innerText()).match(/(\d+)\/(\d+)/)!;
   const [shown, total] = [Number(count[1]), Number(count[2])];

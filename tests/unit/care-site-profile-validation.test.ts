@@ -8,8 +8,8 @@ import {
   careSiteMessages,
   careSiteProfileSchema,
   careSiteProfileValidator,
-  notAssociatedWithDevice,
 } from "~/domain/careSites/schema";
+import { notAssociatedWithDevice } from "~/domain/patients/profileLink";
 import { US_STATES } from "~/lib/validation";
 
 function issuesByField(schema: z.ZodTypeAny, input: unknown) {

@@ -11,6 +11,7 @@ import { accountKey } from "~/domain/accounts/accountKey";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
 import type { ListParams } from "~/lib/listParams";
 import { FORM_TOKEN_REGEX, type CareSiteInput } from "~/domain/careSites/schema";
+import { notAssociatedWithDevice } from "~/domain/patients/profileLink";
 import {
   careSiteNamedInCity,
   careSitePage,
@@ -116,8 +117,7 @@ export async function getPatientLinks(actor: Actor, patientIds: string[]) {
 }
 
 export const personNotices = {
-  noDevice: (firstName: string, lastName: string) =>
-    `${firstName} ${lastName} is not associated with any device`,
+  noDevice: notAssociatedWithDevice,
   pending: (email: string) => `${email} has not accepted the invitation`,
   rejected: (email: string) => `${email} has rejected the invitation`,
 } as const;

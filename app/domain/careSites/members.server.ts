@@ -8,7 +8,7 @@ import { audit } from "~/domain/audit.server";
 import { PAGE_SIZE, skipFor, type ListParams } from "~/lib/listParams";
 import { photoUrl } from "~/lib/photoUrl";
 import { patientProfileHref } from "~/domain/patients/profileLink";
-import { notAssociatedWithDevice } from "./schema";
+import { notAssociatedWithDevice } from "~/domain/patients/profileLink";
 
 export { mayWithdraw };
 

@@ -86,8 +86,7 @@ export const careSiteMessages = {
 } as const;
 
 /** Spec 2 §8: a patient row without pair_id. */
-export const notAssociatedWithDevice = (firstName: string, lastName: string) =>
-  `${firstName} ${lastName} is not associated with any device`;
+
 
 // --- Limits (spec 1 §5.6, spec 2 §9) -----------------------------------------------------------
 

@@ -1,6 +1,10 @@
 // The patient profile's address (spec 2 §2, spec 3 §2.1): /app/PatientProfile?p= the base64 of a
 // JSON object {profile_id, clinic_id, pair_id}, each null when absent. One encoder for every list
 // that links there, and the decoder the profile page uses.
+/** Spec 3 §8: a patient without pair_id, clicked in a list (and the profile of one). */
+export const notAssociatedWithDevice = (firstName: string, lastName: string) =>
+  `${firstName} ${lastName} is not associated with any device`;
+
 export type PatientProfileIds = {
   profileId: string;
   clinicId: string | null;

@@ -7,11 +7,18 @@ import { E2E_DATA_DIR, E2E_PORT, serverEnv } from "./env";
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
 
-/** Archives yesterday's summary of a care site with its current settings, as the 07:00 run does. */
-export function archiveYesterday(careSiteId: string): { day: string; created: boolean } {
+/**
+ * Archives yesterday's summary of a care site with its current settings, as the 07:00 run does
+ * (or the summary of `day`: the screen's yesterday, in the site's zone, differs from the run's
+ * between midnight in Chicago and midnight in a zone west of it).
+ */
+export function archiveYesterday(
+  careSiteId: string,
+  day?: string,
+): { day: string; created: boolean } {
   const result = spawnSync(
     process.execPath,
-    [TSX, path.join(__dirname, "archive-summary.cli.ts"), careSiteId],
+    [TSX, path.join(__dirname, "archive-summary.cli.ts"), careSiteId, ...(day ? [day] : [])],
     {
       cwd: ROOT,
       encoding: "utf8",
