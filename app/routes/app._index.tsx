@@ -88,9 +88,7 @@ async function siteDashboard(request: Request, actor: Actor, careSiteId: string)
     ...dashboard,
     labels: CATEGORY_LABELS,
     params,
-    notice: noticeRow
-      ? notAssociatedWithDevice(noticeRow.firstName, noticeRow.lastName)
-      : null,
+    notice: noticeRow ? notAssociatedWithDevice(noticeRow.firstName, noticeRow.lastName) : null,
     csvHref: list ? `/app/dashboard/csv?c=${careSiteId}&list=${list}&${rangeParams}` : null,
   };
 }

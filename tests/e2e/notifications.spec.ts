@@ -376,7 +376,7 @@ test("yesterday's table lists what its summary sent, not what the settings saved
   expect(lines[1]).toContain(patient.username);
 });
 
-test("an archive report reads \"Loading data...\" while its file is fetched; without JavaScript it is a plain download", async ({
+test('an archive report reads "Loading data..." while its file is fetched; without JavaScript it is a plain download', async ({
   page,
   signInAs,
   javaScriptEnabled,

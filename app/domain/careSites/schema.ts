@@ -87,7 +87,6 @@ export const careSiteMessages = {
 
 /** Spec 2 §8: a patient row without pair_id. */
 
-
 // --- Limits (spec 1 §5.6, spec 2 §9) -----------------------------------------------------------
 
 /** Add Care Site: an optional account number of 4 to 20 characters. */
