@@ -12,14 +12,8 @@ import {
   therapiesText,
   WEEKDAY_LABELS,
 } from "~/domain/patients/schema";
-import {
-  ActivateDialog,
-  HealthSummaryDialog,
-  MoveDeviceDialog,
-  NoteDialog,
-  PersonalInfoDialog,
-} from "./ProfileDialogs";
-import { DeactivateDialog, UnpairDialog } from "./ProfileConfirmations";
+import { HealthSummaryDialog, NoteDialog, PersonalInfoDialog } from "./ProfileDialogs";
+import { AccountDialog, MoveDeviceDialog, UnpairDialog } from "./ProfileConfirmations";
 import { GoalDialog, type GoalFormState } from "./GoalDialog";
 import { ReportDownloads } from "./ReportDownloads";
 import { ProfileHeader, type FieldReply } from "./ProfileHeader";
@@ -191,8 +185,12 @@ export function PatientProfilePage({
       {dialog === "goal" && view.pairId ? (
         <GoalDialog key={JSON.stringify(goalState)} closeHref={closeHref} state={goalState} />
       ) : null}
-      {dialog === "activate" && !p.accepted ? <ActivateDialog closeHref={closeHref} /> : null}
-      {dialog === "deactivate" && p.accepted ? <DeactivateDialog closeHref={closeHref} /> : null}
+      {dialog === "activate" && !p.accepted ? (
+        <AccountDialog intent="activate" closeHref={closeHref} />
+      ) : null}
+      {dialog === "deactivate" && p.accepted ? (
+        <AccountDialog intent="deactivate" closeHref={closeHref} />
+      ) : null}
       {dialog === "unpair" && canPair && canUnpair && p.deviceSerial && view.pairId ? (
         <UnpairDialog
           closeHref={closeHref}

@@ -1,18 +1,11 @@
-// The patient profile's dialogs (spec 3 §2.2): Health Summary, Personal Info, Note and the
-// activation confirmation (goals: GoalDialog.tsx). Each is a `?dialog=` URL and posts a plain form;
-// the device move confirmation is the answer to a Pair device post instead (nothing moved yet).
-// The other confirmations (account off, Unpair device) are in ProfileConfirmations.tsx.
-import { Form, Link } from "@remix-run/react";
+// The patient profile's dialogs (spec 3 §2.2): Health Summary, Personal Info and Note (goals:
+// GoalDialog.tsx; the confirmations: ProfileConfirmations.tsx). Each is a `?dialog=` URL and posts
+// a plain form.
+import { Form } from "@remix-run/react";
 import { Fragment } from "react";
-import { ConfirmDialog, Dialog } from "~/ui/Dialog";
+import { Dialog } from "~/ui/Dialog";
 import type { ProfileView } from "~/domain/patients/profileView.server";
-import {
-  ACCOUNT_CONFIRMED,
-  moveDeviceQuestion,
-  NOTE_MAX,
-  pairingMessages,
-  profileMessages,
-} from "~/domain/patients/schema";
+import { NOTE_MAX } from "~/domain/patients/schema";
 
 function Facts({ rows, label }: { rows: [string, string][]; label: string }) {
   return (
@@ -109,50 +102,6 @@ export function NoteDialog({
         ) : null}
         <button type="submit" name="intent" value="note" className="btn btn-primary mt-3">
           Save
-        </button>
-      </Form>
-    </Dialog>
-  );
-}
-
-export function ActivateDialog({ closeHref }: { closeHref: string }) {
-  return (
-    <ConfirmDialog
-      question={profileMessages.activateQuestion}
-      fields={{ intent: "activate", confirm: ACCOUNT_CONFIRMED }}
-      closeHref={closeHref}
-    />
-  );
-}
-
-/**
- * Before a device is taken from another patient of the care site: what will happen, Move device
- * (the same pair post again, with the pairing to end as `confirm`) and Cancel (back to the page).
- */
-export function MoveDeviceDialog({
-  closeHref,
-  serial,
-  pairingId,
-  fromName,
-  toName,
-}: {
-  closeHref: string;
-  serial: string;
-  pairingId: string;
-  fromName: string;
-  toName: string;
-}) {
-  return (
-    <Dialog title={pairingMessages.moveTitle} closeHref={closeHref}>
-      <p>{moveDeviceQuestion(serial, fromName, toName)}</p>
-      <Form method="post" preventScrollReset className="d-flex justify-content-end gap-2">
-        <input type="hidden" name="serial" value={serial} />
-        <input type="hidden" name="confirm" value={pairingId} />
-        <Link to={closeHref} className="btn btn-outline-secondary" preventScrollReset>
-          {pairingMessages.moveCancel}
-        </Link>
-        <button type="submit" name="intent" value="pair" className="btn btn-primary">
-          {pairingMessages.moveConfirm}
         </button>
       </Form>
     </Dialog>
