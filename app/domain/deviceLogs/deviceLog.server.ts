@@ -1,10 +1,12 @@
 // Uploaded device logs (spec 3 §2.7, §2.8; DEVICE-LOG-FORMAT.md). An upload (upload.server.ts)
 // streams through the decrypter while it is written to DATA_DIR/devicelogs/.incoming; only a log
 // read to its #END record is moved into place and gets its LogFile row, whose id (a random uuid)
-// is the only key to it. What is kept is the encrypted file as received: the decrypted rows exist only in memory
-// (a small cache of cough models) and in the responses. A job removes uploads 24 hours after they
+// is the only key to it. Beside the encrypted file as received, the decrypt worker writes its
+// parsed forms once, sealed (parsedLog.server.ts): the cough model for the therapy dashboard and
+// its PDF, the rows for the CSV. Opening a log again reads those, never decrypts the upload again
+// (unless they are missing or were sealed under another secret). Models in use are kept in memory
+// up to MODEL_CACHE_BYTES in all. A job removes uploads and their parsed forms 24 hours after they
 // arrive (purgeExpiredLogFiles).
-import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -16,7 +18,15 @@ import { TOO_MANY_REQUESTS } from "~/lib/throttle.server";
 import { DECRYPT_DIALOG } from "~/domain/deviceLogs/decryptDialog";
 import { rangeMessages } from "~/lib/dateRange";
 import { parseIsoDay, type DayRange } from "~/domain/deviceLogs/calendar";
-import { DEVICE_LOG_CSV_FIELDS, deviceLogCsvRows } from "~/domain/deviceLogs/csv";
+import { dayBounds, packStamp, stampDay } from "~/domain/deviceLogs/calendar";
+import { DEVICE_LOG_CSV_FIELDS, type DeviceLogCsvRow } from "~/domain/deviceLogs/csv";
+import {
+  keyOfLog,
+  parsedDir,
+  parsedFiles,
+  parsedPaths,
+  startDecryptJob,
+} from "~/domain/deviceLogs/decryptJob.server";
 import { describeLogFile, type DeviceType } from "~/domain/deviceLogs/fileName";
 import {
   DeviceLogError,
@@ -26,14 +36,24 @@ import {
   type DeviceLogOutcome,
 } from "~/domain/deviceLogs/messages";
 import type { CoughLogModel } from "~/domain/deviceLogs/model";
-import { decryptToRows } from "~/domain/deviceLogs/reader";
+import {
+  ParsedLogStale,
+  ParsedLogTampered,
+  readModelFile,
+  readRowsFile,
+} from "~/domain/deviceLogs/parsedLog.server";
+import { createLimiter } from "~/lib/workerThread.server";
 
 /** The multipart field of the file (spec 3 §7.4). */
 export const LOG_FILE_FIELD = "uploaded-csv";
 /** Uploads are deleted this long after they arrive (issue 7). */
 export const LOG_FILE_LIFETIME_MS = 24 * 3_600_000;
-/** Decrypted cough logs kept in memory for the dashboard; others are read again from disk. */
-const MODEL_CACHE_SIZE = 2;
+/**
+ * Cough models kept in memory for the dashboard, in bytes (all together, least recently used
+ * dropped first); others are read again from their parsed form. A 200 MB log's model is about
+ * 80 MB: two of those stay, a bigger one is read for each request and not kept.
+ */
+export const MODEL_CACHE_BYTES = 160 << 20;
 /** A part-written upload older than this was cut off by a crash or restart. */
 const STALE_INCOMING_MS = 3_600_000;
 
@@ -89,56 +109,155 @@ export async function findLogFile(uuid: string | null, now = new Date()) {
   return row;
 }
 
-const keyOptions = (file: LogFileRecord) => ({
-  keys: env.deviceLogKeys,
-  expectedDeviceId: file.deviceSerial,
-  deviceType: file.deviceType as DeviceType,
-});
 
 // Least recently used first: a Map iterates in insertion order.
-const models = new Map<string, CoughLogModel>();
+const models = new Map<string, { model: CoughLogModel; bytes: number }>();
+let cachedBytes = 0;
 
-/** Keeps a decrypted cough log in memory (the newest MODEL_CACHE_SIZE are kept). */
-export function rememberModel(id: string, model: CoughLogModel) {
+/** The models in memory (tests and the bench read it): how many and their bytes in all. */
+export const modelCache = {
+  get size() {
+    return models.size;
+  },
+  get bytes() {
+    return cachedBytes;
+  },
+  clear() {
+    models.clear();
+    cachedBytes = 0;
+  },
+};
+
+function forgetModel(id: string) {
+  const entry = models.get(id);
+  if (!entry) return;
   models.delete(id);
-  models.set(id, model);
-  while (models.size > MODEL_CACHE_SIZE) models.delete(models.keys().next().value!);
+  cachedBytes -= entry.bytes;
 }
 
-/** The decrypted cough log of an upload, from memory or decrypted again from its file. */
+/** Keeps a model in memory, dropping the least recently used beyond MODEL_CACHE_BYTES. */
+export function rememberModel(id: string, model: CoughLogModel, bytes: number) {
+  forgetModel(id);
+  if (bytes > MODEL_CACHE_BYTES) return;
+  models.set(id, { model, bytes });
+  cachedBytes += bytes;
+  while (cachedBytes > MODEL_CACHE_BYTES) forgetModel(models.keys().next().value!);
+}
+
+/** Reads again from the stored upload, one log at a time (the worker runs beside the server). */
+const rebuilds = createLimiter(1, 32);
+const rebuilding = new Map<string, Promise<void>>();
+
+/**
+ * Decrypts a stored upload again in the worker, writing its parsed forms: for an upload whose
+ * parsed forms are missing (made before they existed) or sealed under another secret.
+ */
+function rebuildParsed(file: LogFileRecord) {
+  let pending = rebuilding.get(file.id);
+  if (!pending) {
+    pending = rebuilds
+      .run(async () => {
+        const job = startDecryptJob({
+          id: file.id,
+          deviceType: file.deviceType as DeviceType,
+          source: absolute(file.storagePath),
+        });
+        try {
+          await job.finish();
+        } catch (error) {
+          await job.abort();
+          // The file passed every check on arrival: changed on disk, or its key was removed since.
+          if (error instanceof DeviceLogError)
+            logger.error("stored device log unreadable", { id: file.id });
+          throw error;
+        }
+      })
+      .finally(() => rebuilding.delete(file.id));
+    rebuilding.set(file.id, pending);
+  }
+  return pending;
+}
+
+/** Runs `read` on the parsed forms, rebuilding them first when they are missing or stale. */
+async function fromParsed<T>(file: LogFileRecord, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ParsedLogTampered) {
+      logger.error("parsed device log fails authentication", { id: file.id });
+      throw error;
+    }
+    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+    if (!missing && !(error instanceof ParsedLogStale)) throw error;
+  }
+  await rebuildParsed(file);
+  return read();
+}
+
+const loading = new Map<string, Promise<CoughLogModel>>();
+
+/** The cough model of an upload: from memory, or read from its parsed form (never re-decrypted
+ * while that form is there and authentic; a tampered one throws ParsedLogTampered). */
 export async function loadCoughModel(file: LogFileRecord) {
   if (file.deviceType !== "cough") throw new Error("only cough logs have a model");
   const cached = models.get(file.id);
   if (cached) {
-    rememberModel(file.id, cached);
-    return cached;
+    rememberModel(file.id, cached.model, cached.bytes);
+    return cached.model;
   }
-  try {
-    const model = await decryptToRows(
-      fs.createReadStream(absolute(file.storagePath)),
-      keyOptions(file),
-    );
-    rememberModel(file.id, model);
-    return model;
-  } catch (error) {
-    // The file passed every check on arrival: changed on disk, or its key was removed since.
-    if (error instanceof DeviceLogError)
-      logger.error("stored device log unreadable", { id: file.id });
-    throw error;
+  let pending = loading.get(file.id);
+  if (!pending) {
+    const { modelPath } = parsedPaths(file.id);
+    pending = fromParsed(file, () => readModelFile(modelPath, keyOfLog(file.id), file.id))
+      .then(({ model, bytes }) => {
+        rememberModel(file.id, model, bytes);
+        return model;
+      })
+      .finally(() => loading.delete(file.id));
+    loading.set(file.id, pending);
+  }
+  return pending;
+}
+
+/** The log's rows of a range (by their own date), from its parsed form. */
+async function* storedCsvRows(
+  file: LogFileRecord,
+  range: DayRange,
+): AsyncGenerator<DeviceLogCsvRow, void, undefined> {
+  const { from, to } = dayBounds(range);
+  const { rowsPath } = parsedPaths(file.id);
+  // The first segment is read (the file found, and authentic) before any row goes out.
+  const first = await fromParsed(file, async () => {
+    const source = readRowsFile(rowsPath, keyOfLog(file.id), file.id);
+    return { source, next: await source.next() };
+  });
+  let next = first.next;
+  while (!next.done) {
+    const row = next.value;
+    const day = stampDay(packStamp(row.timeStamp));
+    if (day >= from && day <= to) {
+      yield {
+        "Event ID": row.eventId,
+        "Event Type": row.eventType,
+        "Log Type": row.logType,
+        "Time Stamp": row.timeStamp,
+        Value: row.value,
+      };
+    }
+    next = await first.source.next();
   }
 }
 
 /**
- * The decrypted log as CSV (rows of the range by their own date), streamed: the CSV writer
- * (lib/csv) writes the log's plain header and quotes only where a field needs it (a Value holding
- * commas).
+ * The decrypted log as CSV (rows of the range by their own date), streamed from its parsed form:
+ * the CSV writer (lib/csv) writes the log's plain header and quotes only where a field needs it
+ * (a Value holding commas).
  */
 export function logCsvStream(file: LogFileRecord, range: DayRange): ReadableStream<Uint8Array> {
-  const rows = deviceLogCsvRows(fs.createReadStream(absolute(file.storagePath)), {
-    ...keyOptions(file),
-    ...range,
+  const csv = csvChunks(storedCsvRows(file, range), {
+    fields: [...DEVICE_LOG_CSV_FIELDS],
+    quote: "needed",
   });
-  const csv = csvChunks(rows, { fields: [...DEVICE_LOG_CSV_FIELDS], quote: "needed" });
   return Readable.toWeb(Readable.from(csv)) as ReadableStream<Uint8Array>;
 }
 
@@ -150,8 +269,9 @@ export function logCsvFileName(file: LogFileRecord, range: DayRange) {
 }
 
 /**
- * Removes uploads whose 24 hours are over (row first, then file: a crash in between leaves a
- * stray file, which the sweep below removes), files without a row, and part-written uploads.
+ * Removes uploads whose 24 hours are over with their parsed forms (row first, then files: a crash
+ * in between leaves stray files, which the sweep below removes), files without a row, and
+ * part-written uploads.
  */
 export async function purgeExpiredLogFiles(now = new Date()) {
   const expired = await prisma.logFile.findMany({
@@ -160,8 +280,9 @@ export async function purgeExpiredLogFiles(now = new Date()) {
   });
   for (const row of expired) {
     await prisma.logFile.deleteMany({ where: { id: row.id } });
-    models.delete(row.id);
+    forgetModel(row.id);
     await fsp.rm(absolute(row.storagePath), { force: true });
+    await Promise.all(parsedFiles(row.id).map((f) => fsp.rm(f, { force: true })));
   }
   let strays = 0;
   const known = new Set(
@@ -174,6 +295,16 @@ export async function purgeExpiredLogFiles(now = new Date()) {
     // A file renamed into place a moment ago may be waiting for its row to commit.
     if (!known.has(storagePath) && stat && now.getTime() - stat.mtimeMs > STALE_INCOMING_MS) {
       await fsp.rm(absolute(storagePath), { force: true });
+      strays += 1;
+    }
+  }
+  // Parsed forms whose upload has no row (its purge was cut short, or it never got one).
+  const knownIds = new Set([...known].map((p) => path.posix.basename(p, ".log")));
+  for (const entry of await listDir(parsedDir())) {
+    const file = path.join(parsedDir(), entry);
+    const stat = await fsp.stat(file).catch(() => null);
+    if (!knownIds.has(entry.split(".")[0]) && stat && now.getTime() - stat.mtimeMs > STALE_INCOMING_MS) {
+      await fsp.rm(file, { force: true });
       strays += 1;
     }
   }

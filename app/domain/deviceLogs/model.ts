@@ -20,7 +20,7 @@ type NumberArray = Float64Array | Float32Array | Int32Array | Uint8Array;
 /** An append-only column of numbers in fixed chunks: growing never copies what is stored. */
 export class Column {
   private readonly chunks: NumberArray[] = [];
-  private readonly make: (size: number) => NumberArray;
+  readonly make: (size: number) => NumberArray;
   length = 0;
 
   constructor(make: (size: number) => NumberArray) {
@@ -37,12 +37,41 @@ export class Column {
   get(index: number) {
     return this.chunks[index >>> SHIFT][index & MASK];
   }
+
+  /** The stored values, chunk by chunk (views, no copy): what the disk form writes. */
+  *views(): Generator<NumberArray> {
+    for (let i = 0, left = this.length; left > 0; i++, left -= CHUNK)
+      yield this.chunks[i].subarray(0, Math.min(CHUNK, left));
+  }
+
+  /** Bytes held (whole chunks). */
+  get byteLength() {
+    return this.chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  }
+
+  /** A column over values read back whole (the disk form): chunks are views into `values`. */
+  static of(values: NumberArray, make: (size: number) => NumberArray) {
+    const column = new Column(make);
+    for (let start = 0; start < values.length; start += CHUNK)
+      column.chunks.push(values.subarray(start, Math.min(values.length, start + CHUNK)));
+    column.length = values.length;
+    return column;
+  }
 }
 
-const f64 = () => new Column((n) => new Float64Array(n));
-const f32 = () => new Column((n) => new Float32Array(n));
-const i32 = () => new Column((n) => new Int32Array(n));
-const u8 = () => new Column((n) => new Uint8Array(n));
+/** The element types of the model's columns, by the name the disk form records. */
+export const COLUMN_TYPES = {
+  f64: (n: number) => new Float64Array(n),
+  f32: (n: number) => new Float32Array(n),
+  i32: (n: number) => new Int32Array(n),
+  u8: (n: number) => new Uint8Array(n),
+} as const;
+export type ColumnType = keyof typeof COLUMN_TYPES;
+
+const f64 = () => new Column(COLUMN_TYPES.f64);
+const f32 = () => new Column(COLUMN_TYPES.f32);
+const i32 = () => new Column(COLUMN_TYPES.i32);
+const u8 = () => new Column(COLUMN_TYPES.u8);
 
 export type PrescriptionKey = "R_C" | "P_P" | "I_P" | "E_P" | "P_T" | "I_T" | "E_T";
 const PRESCRIPTION_KEYS: PrescriptionKey[] = ["R_C", "P_P", "I_P", "E_P", "P_T", "I_T", "E_T"];

@@ -10,19 +10,15 @@ import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/
 import { prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
-import { formatDayDmy, formatStampIso, stampDay } from "./calendar";
+import { parsedFiles, startDecryptJob, type DecryptJob } from "./decryptJob.server";
 import { parseLogFileName, type DeviceType } from "./fileName";
 import { DeviceLogError } from "./messages";
-import { buildCoughLog } from "./model";
-import { DeviceLogDecoder } from "./reader";
-import type { DeviceLogHeader, DeviceLogRow } from "./rows";
-import { summarize } from "./summary";
+import type { LogDetails } from "./tracker";
 import {
   absolute,
   incomingDir,
   LOG_FILE_FIELD,
   LOG_FILE_LIFETIME_MS,
-  rememberModel,
   storagePathOf,
   type UploadFailure,
   type UploadResult,
@@ -30,7 +26,10 @@ import {
 
 /** Room for the small fields posted beside the file. */
 const FORM_SLACK_BYTES = 64 * 1024;
-/** Uploads decrypted at once; each cough log is modelled in memory while it streams in. */
+/**
+ * Uploads decrypted at once, each by its own worker (decryptJob.server.ts), which models a cough
+ * log in memory while it streams in and writes its parsed forms.
+ */
 const MAX_CONCURRENT_UPLOADS = 3;
 let activeUploads = 0;
 /** An upload that sends nothing for this long is given up. */
@@ -38,50 +37,6 @@ const UPLOAD_IDLE_MS = 30_000;
 
 class TooLarge extends Error {}
 class Stalled extends Error {}
-
-/** What is learnt from the rows while they stream in. */
-function rowTracker(deviceType: DeviceType) {
-  const builder = deviceType === "cough" ? buildCoughLog() : null;
-  let rows = 0;
-  let first = Infinity;
-  let last = -Infinity;
-  let firstTherapyDay = Infinity;
-  let lastTherapyDay = -Infinity;
-  return {
-    emit(row: DeviceLogRow) {
-      rows += 1;
-      if (row.stamp < first) first = row.stamp;
-      if (row.stamp > last) last = row.stamp;
-      if (row.eventType === "THERAPY") {
-        const day = stampDay(row.stamp);
-        if (day < firstTherapyDay) firstTherapyDay = day;
-        if (day > lastTherapyDay) lastTherapyDay = day;
-      }
-      builder?.add(row);
-    },
-    finish(header: DeviceLogHeader) {
-      const model = builder?.finish(header) ?? null;
-      // A cough log's therapy dates are the summary's (real calendar days only).
-      const summary = model ? summarize(model) : null;
-      return {
-        model,
-        rows,
-        logsFrom: rows > 0 ? formatStampIso(first) : null,
-        logsTo: rows > 0 ? formatStampIso(last) : null,
-        firstTherapyAt: summary
-          ? summary.firstTherapyAt
-          : Number.isFinite(firstTherapyDay)
-            ? formatDayDmy(firstTherapyDay)
-            : null,
-        lastTherapyAt: summary
-          ? summary.lastTherapyAt
-          : Number.isFinite(lastTherapyDay)
-            ? formatDayDmy(lastTherapyDay)
-            : null,
-      };
-    },
-  };
-}
 
 /** The upload as it arrives: its headers (Content-Type, Content-Length) and its body stream. */
 export type UploadBody = Pick<Request, "headers" | "body">;
@@ -93,7 +48,7 @@ type Received = {
   deviceType: DeviceType;
   sizeBytes: number;
   temp: string;
-  details: ReturnType<ReturnType<typeof rowTracker>["finish"]>;
+  details: LogDetails;
 };
 
 /**
@@ -128,6 +83,11 @@ async function receive(
   let failure: UploadFailure | null = null;
   let received: Received | null = null;
   const temps: string[] = [];
+  const jobs: DecryptJob[] = [];
+  const giveUp = async () => {
+    await Promise.all(jobs.map((job) => job.abort()));
+    await removeAll(temps);
+  };
 
   // Every byte counts towards the limit, and a sender that goes quiet is dropped: a stalled
   // upload must not hold one of the few upload slots until the server's request timeout.
@@ -170,32 +130,30 @@ async function receive(
     const temp = path.join(incomingDir(), `${id}.part`);
     temps.push(temp);
     const file = await fsp.open(temp, "wx", 0o600);
-    let header: DeviceLogHeader | null = null;
-    const decoder = new DeviceLogDecoder({
-      keys: env.deviceLogKeys,
-      expectedDeviceId: name.meta.deviceId,
+    // The worker decrypts, checks and models the log as it arrives, a few chunks behind.
+    const job = startDecryptJob({
+      id,
       deviceType: name.meta.deviceType,
-      onHeader: (h) => (header = h),
+      deviceId: name.meta.deviceId,
     });
-    const tracker = rowTracker(name.meta.deviceType);
+    jobs.push(job);
+    temps.push(...parsedFiles(id));
     let size = 0;
     try {
       for await (const chunk of counted(part.data)) {
         if (failure) continue; // refused: read on to the end, keep nothing
         size += chunk.byteLength;
         if (size > limit) throw new TooLarge();
-        const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-        try {
-          decoder.write(bytes, tracker.emit);
-        } catch (error) {
-          failure = refusal(error);
+        if (job.refusal) {
+          failure = refusal(job.refusal);
           continue;
         }
-        await file.write(bytes);
+        await job.write(chunk);
+        await file.write(chunk);
       }
       if (!failure) {
         try {
-          decoder.end(tracker.emit);
+          const details = await job.finish();
           await file.sync();
           received = {
             id,
@@ -204,7 +162,7 @@ async function receive(
             deviceType: name.meta.deviceType,
             sizeBytes: size,
             temp,
-            details: tracker.finish(header!),
+            details,
           };
         } catch (error) {
           failure = refusal(error);
@@ -220,7 +178,7 @@ async function receive(
     // The parser reads only the Content-Type header and the body stream of what it is given.
     await unstable_parseMultipartFormData(upload as Request, handler);
   } catch (error) {
-    await removeAll(temps);
+    await giveUp();
     if (error instanceof TooLarge) return { ok: false, failure: "tooLarge" };
     // A cut-off upload or a body that is not multipart: the sender's side, not a 500.
     logger.warn("device log upload not read", { reason: (error as Error).message });
@@ -228,7 +186,7 @@ async function receive(
   }
   const done = received as Received | null;
   if (failure || !done) {
-    await removeAll(temps);
+    await giveUp();
     return { ok: false, failure: failure ?? "missing" };
   }
 
@@ -256,10 +214,9 @@ async function receive(
       },
     });
   } catch (error) {
-    await removeAll([done.temp, absolute(storagePath)]);
+    await removeAll([done.temp, absolute(storagePath), ...parsedFiles(done.id)]);
     throw error;
   }
-  if (done.details.model) rememberModel(done.id, done.details.model);
   return { ok: true, id: done.id };
 }
 
