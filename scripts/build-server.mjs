@@ -12,3 +12,14 @@ await build({
   sourcemap: true,
   logLevel: "warning",
 });
+
+// The decrypt worker (app/lib/workerThread.server.ts): one self-contained script, packages bundled.
+await build({
+  entryPoints: ["app/domain/deviceLogs/decryptWorker.ts"],
+  outfile: "build/deviceLogWorker.js",
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  logLevel: "warning",
+});

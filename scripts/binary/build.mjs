@@ -34,7 +34,6 @@ const log = (message) => console.log(`[build:binary] ${message}`);
 const run = (cmd, args, options = {}) =>
   execFileSync(cmd, args, { stdio: ["ignore", "inherit", "inherit"], ...options });
 
-
 // 1. Node ------------------------------------------------------------------------------------
 function fetchNode(version) {
   const dir = path.join(cache, `node-v${version}`);
@@ -211,6 +210,8 @@ const addFolder = (folder, keep = () => true) => {
   }
 };
 addFolder("public");
+// The decrypt worker's script (app/lib/workerThread.server.ts reads it with node:sea's getAsset).
+assets.set("build/deviceLogWorker.js", path.join(repo, "build", "deviceLogWorker.js"));
 addFolder(path.join("prisma", "migrations"), (file) => file.endsWith(".sql"));
 
 // 4. The executable --------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // chunks as they arrive (at most IN_FLIGHT_BYTES ahead of it) or pointed at a stored upload. The
 // main thread only copies bytes; decrypting, parsing, modelling and writing the parsed forms
 // happen in the worker, so other requests are answered meanwhile.
+import { EventEmitter } from "node:events";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
@@ -30,8 +31,8 @@ export const parsedFiles = (id: string) => {
 };
 export const keyOfLog = (id: string) => parsedLogKey(env.sessionSecret, id);
 
-/** Counted for tests and the bench: how many logs the workers decrypted since start. */
-export const decryptStats = { jobs: 0 };
+/** Tests and the bench listen: "start" (id) when a worker is started on a log. */
+export const decryptJobs = Object.assign(new EventEmitter(), { started: 0 });
 
 export type DecryptJob = ReturnType<typeof startDecryptJob>;
 
@@ -42,7 +43,7 @@ export function startDecryptJob(options: {
   deviceId?: string;
   source?: string;
 }) {
-  decryptStats.jobs += 1;
+  decryptJobs.started += 1;
   fs.mkdirSync(parsedDir(), { recursive: true });
   const worker = startWorker(WORKER_NAME, WORKER_ENTRY);
   let inFlight = 0;
@@ -95,6 +96,7 @@ export function startDecryptJob(options: {
     source: options.source,
   };
   worker.postMessage(start);
+  decryptJobs.emit("start", options.id);
 
   return {
     /** The refusal known so far (the worker is a few chunks behind the upload). */

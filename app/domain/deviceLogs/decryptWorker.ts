@@ -84,7 +84,8 @@ function finish() {
 
 port.on("message", (message: { type: string } & Record<string, unknown>) => {
   if (stopped) {
-    if (message.type === "chunk") reply({ type: "ack", bytes: (message.bytes as Uint8Array).length });
+    if (message.type === "chunk")
+      reply({ type: "ack", bytes: (message.bytes as Uint8Array).length });
     return;
   }
   try {
@@ -119,7 +120,8 @@ port.on("message", (message: { type: string } & Record<string, unknown>) => {
         return finish();
     }
   } catch (error) {
-    if (message.type === "chunk") reply({ type: "ack", bytes: (message.bytes as Uint8Array).length });
+    if (message.type === "chunk")
+      reply({ type: "ack", bytes: (message.bytes as Uint8Array).length });
     fail(error);
   }
 });

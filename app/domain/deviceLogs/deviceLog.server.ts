@@ -109,13 +109,22 @@ export async function findLogFile(uuid: string | null, now = new Date()) {
   return row;
 }
 
-
 // Least recently used first: a Map iterates in insertion order.
 const models = new Map<string, { model: CoughLogModel; bytes: number }>();
 let cachedBytes = 0;
 
-/** The models in memory (tests and the bench read it): how many and their bytes in all. */
+let limitBytes = MODEL_CACHE_BYTES;
+
+/** The models in memory (tests and the bench read it): how many, their bytes, the bound. */
 export const modelCache = {
+  get limitBytes() {
+    return limitBytes;
+  },
+  set limitBytes(bytes: number) {
+    limitBytes = bytes;
+    while (cachedBytes > limitBytes) forgetModel(models.keys().next().value!);
+  },
+  has: (id: string) => models.has(id),
   get size() {
     return models.size;
   },
@@ -135,13 +144,14 @@ function forgetModel(id: string) {
   cachedBytes -= entry.bytes;
 }
 
-/** Keeps a model in memory, dropping the least recently used beyond MODEL_CACHE_BYTES. */
+/** Keeps a model in memory, dropping the least recently used beyond the bound (a model bigger
+ * than the bound is not kept at all). */
 export function rememberModel(id: string, model: CoughLogModel, bytes: number) {
   forgetModel(id);
-  if (bytes > MODEL_CACHE_BYTES) return;
+  if (bytes > limitBytes) return;
   models.set(id, { model, bytes });
   cachedBytes += bytes;
-  while (cachedBytes > MODEL_CACHE_BYTES) forgetModel(models.keys().next().value!);
+  while (cachedBytes > limitBytes) forgetModel(models.keys().next().value!);
 }
 
 /** Reads again from the stored upload, one log at a time (the worker runs beside the server). */
@@ -303,7 +313,11 @@ export async function purgeExpiredLogFiles(now = new Date()) {
   for (const entry of await listDir(parsedDir())) {
     const file = path.join(parsedDir(), entry);
     const stat = await fsp.stat(file).catch(() => null);
-    if (!knownIds.has(entry.split(".")[0]) && stat && now.getTime() - stat.mtimeMs > STALE_INCOMING_MS) {
+    if (
+      !knownIds.has(entry.split(".")[0]) &&
+      stat &&
+      now.getTime() - stat.mtimeMs > STALE_INCOMING_MS
+    ) {
       await fsp.rm(file, { force: true });
       strays += 1;
     }
