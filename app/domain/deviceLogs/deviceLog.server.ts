@@ -51,9 +51,12 @@ export const LOG_FILE_LIFETIME_MS = 24 * 3_600_000;
 /**
  * Cough models kept in memory for the dashboard, in bytes (all together, least recently used
  * dropped first); others are read again from their parsed form. A 200 MB log's model is about
- * 80 MB: two of those stay, a bigger one is read for each request and not kept.
+ * 67 MB: one of those stays beside a few small ones, within the server's 300 MB budget (issue 23
+ * item 7). A model bigger than the bound is read for each request and not kept; reads run one at a
+ * time (modelReads), so concurrent first opens of several big logs do not read them all at once.
  */
-export const MODEL_CACHE_BYTES = 160 << 20;
+export const MODEL_CACHE_BYTES = 96 << 20;
+const modelReads = createLimiter(1, 64);
 /** A part-written upload older than this was cut off by a crash or restart. */
 const STALE_INCOMING_MS = 3_600_000;
 
@@ -218,7 +221,9 @@ export async function loadCoughModel(file: LogFileRecord) {
   let pending = loading.get(file.id);
   if (!pending) {
     const { modelPath } = parsedPaths(file.id);
-    pending = fromParsed(file, () => readModelFile(modelPath, keyOfLog(file.id), file.id))
+    pending = fromParsed(file, () =>
+      modelReads.run(() => readModelFile(modelPath, keyOfLog(file.id), file.id)),
+    )
       .then(({ model, bytes }) => {
         rememberModel(file.id, model, bytes);
         return model;
