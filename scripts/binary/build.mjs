@@ -140,7 +140,12 @@ const nativeAddons = {
       return found.path.endsWith(".node") ? { path: found.path, namespace: "addon" } : undefined;
     });
     b.onLoad({ filter: /\.node$/, namespace: "addon" }, (args) => {
-      const key = path.relative(repo, args.path).split(path.sep).join("/");
+      // node_modules may be a link (a git worktree sharing another checkout's): keys stay under it.
+      const modules = fs.realpathSync(path.join(repo, "node_modules"));
+      const from = args.path.startsWith(modules + path.sep)
+        ? path.join(repo, "node_modules", path.relative(modules, args.path))
+        : args.path;
+      const key = path.relative(repo, from).split(path.sep).join("/");
       assets.set(key, args.path);
       return { contents: addonShim(key), resolveDir: repo };
     });
