@@ -2,10 +2,11 @@
 // findProfile let the actor open (profile.server.ts): header, notes, goals, adherence days,
 // therapies, trends, transmissions and the report's therapy summary. Only the trends read through
 // raw SQL (sql.server.ts), where a benchmark showed it pays.
+import { BoundedCache } from "~/lib/boundedCache";
 import { prisma } from "~/lib/db.server";
 import { ADDRESS_SELECT } from "~/domain/address";
 import { addDays, dayMapper, dayRange, dayStart } from "~/domain/adherence/score";
-import { TREND_KEYS, trendRows, type TrendKey } from "./sql.server";
+import { TREND_KEYS, transmissionVersion, trendRows, type TrendKey } from "./sql.server";
 
 export async function getPatient(patientId: string) {
   const user = await prisma.user.findUniqueOrThrow({
@@ -167,14 +168,48 @@ async function cyclesBetween(patientId: string, from: number, to: number) {
   return therapies.flatMap((t) => t.cycles.map((c) => ({ startedAt: t.startedAt, ...c })));
 }
 
+export type TrendDay = {
+  day: string;
+  peakFlow: number | null;
+  expVolume: number | null;
+  peakInspP: number | null;
+};
+
+/**
+ * Trend series already summed, by patient, zone, range and the patient's transmission version:
+ * two years sum 44,000 cycles (tens of milliseconds in SQLite), and a new transmission changes the
+ * version, so the next view sums again. Entries are shared: callers never change them.
+ */
+export const trendCache = new BoundedCache<readonly Readonly<TrendDay>[]>({ maxEntries: 500 });
+
 /**
  * Therapy trends (spec 3 §2.2): per day of fromDay..toDay, the average peak expiratory flow,
  * expiratory volume and peak inspiratory pressure of that day's cycles (null without any).
  * SQLite sums the cycles per therapy (a row per therapy, not per cycle: two years are 4,400 rows
  * instead of 44,000, docs/performance.md "Patient profile"); the days are counted here, in the
- * care site's zone.
+ * care site's zone. Kept in trendCache until the patient's next transmission.
  */
-export async function trendDays(patientId: string, zone: string, fromDay: string, toDay: string) {
+export async function trendDays(
+  patientId: string,
+  zone: string,
+  fromDay: string,
+  toDay: string,
+): Promise<readonly Readonly<TrendDay>[]> {
+  // The version is read before the rows: rows newer than their key only cost one more summing.
+  const key = [patientId, zone, fromDay, toDay, await transmissionVersion(patientId)].join("|");
+  const hit = trendCache.get(key);
+  if (hit) return hit;
+  const days = await sumTrendDays(patientId, zone, fromDay, toDay);
+  trendCache.set(key, days);
+  return days;
+}
+
+async function sumTrendDays(
+  patientId: string,
+  zone: string,
+  fromDay: string,
+  toDay: string,
+): Promise<TrendDay[]> {
   const rows = await trendRows(
     patientId,
     dayStart(fromDay, zone),

@@ -15,6 +15,7 @@ import {
   scoreHistorySvg,
   trendChartsSvg,
 } from "~/ui/charts/svg.server";
+import { keepOutOfHydration } from "~/ui/charts/hydration.server";
 import { addDays, dayRange, scorePercent } from "~/domain/adherence/score";
 import type { PatientReportData } from "~/domain/reports/patientReport";
 import { FIRST_THERAPY_DAY, formatPhone } from "~/domain/patients/schema";
@@ -62,22 +63,29 @@ export async function loadProfileView(
       : ((await latestTherapyDay(found.patientId, zone, today)) ?? today);
   const trendDay = search.get("trendDay") ?? "";
 
-  const [patient, note, goals, calendarRows, rangeRows, therapies, trends] = await Promise.all([
+  // One read of DailyAdherence covers the calendar's 7 days and the graph range.
+  const calendarFrom = addDays(today, -6);
+  const [patient, note, goals, adherenceRows, therapies, trends] = await Promise.all([
     getPatient(found.patientId),
     getLatestNote(found.patientId),
     listGoals(found.patientId),
-    adherenceDays(found.patientId, addDays(today, -6), today),
-    adherenceDays(found.patientId, range.fromDay, range.toDay),
+    adherenceDays(
+      found.patientId,
+      range.fromDay < calendarFrom ? range.fromDay : calendarFrom,
+      range.toDay > today ? range.toDay : today,
+    ),
     therapiesOnDay(found.patientId, zone, day),
     trendDays(found.patientId, zone, range.fromDay, range.toDay),
   ]);
+  const calendarRows = adherenceRows.filter((r) => r.day >= calendarFrom && r.day <= today);
+  const rangeRows = adherenceRows.filter((r) => r.day >= range.fromDay && r.day <= range.toDay);
   const drillDown =
     DAY_RE.test(trendDay) && trendDay >= range.fromDay && trendDay <= range.toDay
       ? await trendCyclesOfDay(found.patientId, zone, trendDay)
       : null;
 
   const byDay = new Map(calendarRows.map((r) => [r.day, r]));
-  const calendar = dayRange(addDays(today, -6), today).map((d) => {
+  const calendar = dayRange(calendarFrom, today).map((d) => {
     const r = byDay.get(d);
     return {
       day: d,
@@ -221,6 +229,21 @@ function calendarText(c: {
 }
 
 export type ProfileView = Awaited<ReturnType<typeof loadProfileView>>;
+
+/**
+ * For a page load: the view's chart markup in the HTML only, not again in its hydration data
+ * (ui/charts/hydration.server.ts).
+ */
+export function chartsInMarkupOnly(view: ProfileView) {
+  keepOutOfHydration(view.adherence, ["gaugeSvg", "calendarSvg", "historySvg"]);
+  keepOutOfHydration(view.therapy.chart, ["svg"]);
+  keepOutOfHydration(view.trends.charts, ["peakFlow", "expVolume", "peakInspP"]);
+  keepOutOfHydration(view.trends, ["hmrSvg"]);
+  if (view.trends.drillDown) {
+    keepOutOfHydration(view.trends.drillDown.charts, ["peakFlow", "expVolume", "peakInspP"]);
+  }
+  return view;
+}
 
 /** The adherence rule the reports state (DESIGN.md §5), in one sentence. */
 export const ADHERENCE_RULE =
