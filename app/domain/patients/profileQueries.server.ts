@@ -103,18 +103,49 @@ export function adherenceDays(patientId: string, fromDay: string, toDay: string)
   });
 }
 
+/**
+ * The patient's therapies and cycles as of now (sql.server.ts transmissionVersion): what is read
+ * from them is kept under it, and a new transmission makes a new version. Read it before the data.
+ */
+export const therapyVersion = transmissionVersion;
+
+/** Reads about therapies, kept per version; entries are shared, callers never change them. */
+export const therapyReadCache = new BoundedCache<unknown>({ maxEntries: 1_000 });
+
+async function keptPerVersion<T>(
+  key: string[],
+  version: string | undefined,
+  read: () => Promise<T>,
+) {
+  if (version === undefined) return read();
+  const full = [...key, version].join("|");
+  const hit = therapyReadCache.get(full);
+  if (hit !== undefined) return hit as T;
+  const value = await read();
+  therapyReadCache.set(full, value);
+  return value;
+}
+
 /** The day (site zone) of the patient's latest therapy up to `today`, or null without any. */
-export async function latestTherapyDay(patientId: string, zone: string, today: string) {
-  const latest = await prisma.therapy.findFirst({
-    where: { patientId, startedAt: { lt: new Date(dayStart(addDays(today, 1), zone)) } },
-    orderBy: { startedAt: "desc" },
-    select: { startedAt: true },
+export function latestTherapyDay(patientId: string, zone: string, today: string, version?: string) {
+  return keptPerVersion(["latest", patientId, zone, today], version, async () => {
+    const latest = await prisma.therapy.findFirst({
+      where: { patientId, startedAt: { lt: new Date(dayStart(addDays(today, 1), zone)) } },
+      orderBy: { startedAt: "desc" },
+      select: { startedAt: true },
+    });
+    return latest ? dayMapper(zone)(latest.startedAt.getTime()) : null;
   });
-  return latest ? dayMapper(zone)(latest.startedAt.getTime()) : null;
 }
 
 /** The therapies that started on a day (site zone), earliest first, with their cycles. */
-export function therapiesOnDay(patientId: string, zone: string, day: string) {
+export function therapiesOnDay(patientId: string, zone: string, day: string, version?: string) {
+  return keptPerVersion(["day", patientId, zone, day], version, () =>
+    readTherapiesOnDay(patientId, zone, day),
+  );
+}
+
+function readTherapiesOnDay(patientId: string, zone: string, day: string) {
   return prisma.therapy.findMany({
     where: {
       patientId,
@@ -194,9 +225,12 @@ export async function trendDays(
   zone: string,
   fromDay: string,
   toDay: string,
+  version?: string,
 ): Promise<readonly Readonly<TrendDay>[]> {
   // The version is read before the rows: rows newer than their key only cost one more summing.
-  const key = [patientId, zone, fromDay, toDay, await transmissionVersion(patientId)].join("|");
+  const key = [patientId, zone, fromDay, toDay, version ?? (await therapyVersion(patientId))].join(
+    "|",
+  );
   const hit = trendCache.get(key);
   if (hit) return hit;
   const days = await sumTrendDays(patientId, zone, fromDay, toDay);
