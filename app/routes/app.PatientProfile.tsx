@@ -33,7 +33,8 @@ import {
   setTherapyGoal,
   updatePatientTag,
 } from "~/domain/patients/profile.server";
-import { loadProfileView } from "~/domain/patients/profileView.server";
+import { chartsInMarkupOnly, loadProfileView } from "~/domain/patients/profileView.server";
+import { isDocumentRequest } from "~/ui/charts/hydration.server";
 import type { RouteHandle } from "~/ui/rootData";
 import { Flash } from "~/ui/Flash";
 import {
@@ -75,6 +76,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     found.pairId === null && view.pairId === null
       ? notAssociatedWithDevice(view.patient.firstName, view.patient.lastName)
       : null;
+  if (isDocumentRequest(request)) chartsInMarkupOnly(view);
   return { view, ...powers, notice };
 }
 

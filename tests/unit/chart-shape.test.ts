@@ -1,6 +1,9 @@
 // The chart rules of spec 3 §2.2, §2.4 and §9 as data: cycle bars and their colours, labels and
 // tooltips, the 68 px calendar, the gauge's cap and "-", tick thinning and gaps in line charts.
 import { describe, expect, it } from "vitest";
+import { formatDayMonthYear } from "~/ui/charts/days";
+import { addDays } from "~/domain/adherence/score";
+import { formatDay } from "~/lib/time";
 import {
   CHART_COLORS,
   formatDayMonth,
@@ -280,6 +283,14 @@ describe("line charts", () => {
   it("formats days as DD-MMM", () => {
     expect(formatDayMonth("2025-01-05")).toBe("05-Jan");
     expect(formatDayMonth("2024-12-31")).toBe("31-Dec");
+  });
+
+  it("formats days as DD-MMM-YYYY exactly as formatDay(day, 'dd-MMM-yyyy') does", () => {
+    expect(formatDayMonthYear("2025-01-05")).toBe("05-Jan-2025");
+    // Every day of three years, leap day included.
+    for (let i = 0, day = "2023-01-01"; i < 3 * 366; i++, day = addDays(day, 1)) {
+      expect(formatDayMonthYear(day)).toBe(formatDay(day, "dd-MMM-yyyy"));
+    }
   });
 
   it("keeps null days as gaps and marks values with no neighbour as isolated", () => {

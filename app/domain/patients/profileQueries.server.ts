@@ -2,10 +2,11 @@
 // findProfile let the actor open (profile.server.ts): header, notes, goals, adherence days,
 // therapies, trends, transmissions and the report's therapy summary. Only the trends read through
 // raw SQL (sql.server.ts), where a benchmark showed it pays.
+import { BoundedCache } from "~/lib/boundedCache";
 import { prisma } from "~/lib/db.server";
 import { ADDRESS_SELECT } from "~/domain/address";
 import { addDays, dayMapper, dayRange, dayStart } from "~/domain/adherence/score";
-import { TREND_KEYS, trendRows, type TrendKey } from "./sql.server";
+import { TREND_KEYS, transmissionVersion, trendRows, type TrendKey } from "./sql.server";
 
 export async function getPatient(patientId: string) {
   const user = await prisma.user.findUniqueOrThrow({
@@ -102,18 +103,49 @@ export function adherenceDays(patientId: string, fromDay: string, toDay: string)
   });
 }
 
+/**
+ * The patient's therapies and cycles as of now (sql.server.ts transmissionVersion): what is read
+ * from them is kept under it, and a new transmission makes a new version. Read it before the data.
+ */
+export const therapyVersion = transmissionVersion;
+
+/** Reads about therapies, kept per version; entries are shared, callers never change them. */
+export const therapyReadCache = new BoundedCache<unknown>({ maxEntries: 1_000 });
+
+async function keptPerVersion<T>(
+  key: string[],
+  version: string | undefined,
+  read: () => Promise<T>,
+) {
+  if (version === undefined) return read();
+  const full = [...key, version].join("|");
+  const hit = therapyReadCache.get(full);
+  if (hit !== undefined) return hit as T;
+  const value = await read();
+  therapyReadCache.set(full, value);
+  return value;
+}
+
 /** The day (site zone) of the patient's latest therapy up to `today`, or null without any. */
-export async function latestTherapyDay(patientId: string, zone: string, today: string) {
-  const latest = await prisma.therapy.findFirst({
-    where: { patientId, startedAt: { lt: new Date(dayStart(addDays(today, 1), zone)) } },
-    orderBy: { startedAt: "desc" },
-    select: { startedAt: true },
+export function latestTherapyDay(patientId: string, zone: string, today: string, version?: string) {
+  return keptPerVersion(["latest", patientId, zone, today], version, async () => {
+    const latest = await prisma.therapy.findFirst({
+      where: { patientId, startedAt: { lt: new Date(dayStart(addDays(today, 1), zone)) } },
+      orderBy: { startedAt: "desc" },
+      select: { startedAt: true },
+    });
+    return latest ? dayMapper(zone)(latest.startedAt.getTime()) : null;
   });
-  return latest ? dayMapper(zone)(latest.startedAt.getTime()) : null;
 }
 
 /** The therapies that started on a day (site zone), earliest first, with their cycles. */
-export function therapiesOnDay(patientId: string, zone: string, day: string) {
+export function therapiesOnDay(patientId: string, zone: string, day: string, version?: string) {
+  return keptPerVersion(["day", patientId, zone, day], version, () =>
+    readTherapiesOnDay(patientId, zone, day),
+  );
+}
+
+function readTherapiesOnDay(patientId: string, zone: string, day: string) {
   return prisma.therapy.findMany({
     where: {
       patientId,
@@ -167,14 +199,51 @@ async function cyclesBetween(patientId: string, from: number, to: number) {
   return therapies.flatMap((t) => t.cycles.map((c) => ({ startedAt: t.startedAt, ...c })));
 }
 
+export type TrendDay = {
+  day: string;
+  peakFlow: number | null;
+  expVolume: number | null;
+  peakInspP: number | null;
+};
+
+/**
+ * Trend series already summed, by patient, zone, range and the patient's transmission version:
+ * two years sum 44,000 cycles (tens of milliseconds in SQLite), and a new transmission changes the
+ * version, so the next view sums again. Entries are shared: callers never change them.
+ */
+export const trendCache = new BoundedCache<readonly Readonly<TrendDay>[]>({ maxEntries: 500 });
+
 /**
  * Therapy trends (spec 3 §2.2): per day of fromDay..toDay, the average peak expiratory flow,
  * expiratory volume and peak inspiratory pressure of that day's cycles (null without any).
  * SQLite sums the cycles per therapy (a row per therapy, not per cycle: two years are 4,400 rows
  * instead of 44,000, docs/performance.md "Patient profile"); the days are counted here, in the
- * care site's zone.
+ * care site's zone. Kept in trendCache until the patient's next transmission.
  */
-export async function trendDays(patientId: string, zone: string, fromDay: string, toDay: string) {
+export async function trendDays(
+  patientId: string,
+  zone: string,
+  fromDay: string,
+  toDay: string,
+  version?: string,
+): Promise<readonly Readonly<TrendDay>[]> {
+  // The version is read before the rows: rows newer than their key only cost one more summing.
+  const key = [patientId, zone, fromDay, toDay, version ?? (await therapyVersion(patientId))].join(
+    "|",
+  );
+  const hit = trendCache.get(key);
+  if (hit) return hit;
+  const days = await sumTrendDays(patientId, zone, fromDay, toDay);
+  trendCache.set(key, days);
+  return days;
+}
+
+async function sumTrendDays(
+  patientId: string,
+  zone: string,
+  fromDay: string,
+  toDay: string,
+): Promise<TrendDay[]> {
   const rows = await trendRows(
     patientId,
     dayStart(fromDay, zone),

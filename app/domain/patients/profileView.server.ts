@@ -4,7 +4,8 @@
 import { readRange } from "~/lib/dateRange";
 import { ROLE_NAMES } from "~/domain/roles";
 import { photoUrl } from "~/lib/photoUrl";
-import { dayInZone, formatDay, yesterdayInZone } from "~/lib/time";
+import { dayInZone, yesterdayInZone } from "~/lib/time";
+import { formatDayMonthYear } from "~/ui/charts/days";
 import { formatHeight, formatWeight, type MeasuringUnit } from "~/lib/units";
 import {
   adherenceCalendarSvg,
@@ -15,6 +16,7 @@ import {
   scoreHistorySvg,
   trendChartsSvg,
 } from "~/ui/charts/svg.server";
+import { keepOutOfHydration } from "~/ui/charts/hydration.server";
 import { addDays, dayRange, scorePercent } from "~/domain/adherence/score";
 import type { PatientReportData } from "~/domain/reports/patientReport";
 import { FIRST_THERAPY_DAY, formatPhone } from "~/domain/patients/schema";
@@ -27,21 +29,31 @@ import {
   listGoals,
   therapiesOnDay,
   therapySummary,
+  therapyVersion,
   trendCyclesOfDay,
   trendDays,
 } from "./profileQueries.server";
 
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 
-const time = (instant: Date, zone: string) =>
-  new Intl.DateTimeFormat("en-GB", {
-    timeZone: zone,
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(instant);
+// A formatter per zone, made once: making one costs more than formatting with it.
+const clocks = new Map<string, Intl.DateTimeFormat>();
+const time = (instant: Date, zone: string) => {
+  let clock = clocks.get(zone);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat("en-GB", {
+      timeZone: zone,
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    clocks.set(zone, clock);
+  }
+  return clock.format(instant);
+};
 
-const dmy = (day: string) => formatDay(day, "dd-MMM-yyyy");
+/** "dd-MMM-yyyy", as formatDay(day, "dd-MMM-yyyy") writes it (tests/unit/chart-shape.test.ts). */
+const dmy = formatDayMonthYear;
 
 /** The 7 days of the bar calendar (D-6..today, today provisional) and the range's graphs. */
 export async function loadProfileView(
@@ -56,28 +68,37 @@ export async function loadProfileView(
   const range = readRange(search, yesterday, today, ["week", "month"]);
   // The therapy day asked for, else the day of the latest therapy (today without any).
   const askedDay = search.get("day") ?? "";
+  // Therapy reads are kept per version of the patient's transmissions (profileQueries.server.ts).
+  const version = await therapyVersion(found.patientId);
   const day =
     DAY_RE.test(askedDay) && askedDay >= FIRST_THERAPY_DAY && askedDay <= today
       ? askedDay
-      : ((await latestTherapyDay(found.patientId, zone, today)) ?? today);
+      : ((await latestTherapyDay(found.patientId, zone, today, version)) ?? today);
   const trendDay = search.get("trendDay") ?? "";
 
-  const [patient, note, goals, calendarRows, rangeRows, therapies, trends] = await Promise.all([
+  // One read of DailyAdherence covers the calendar's 7 days and the graph range.
+  const calendarFrom = addDays(today, -6);
+  const [patient, note, goals, adherenceRows, therapies, trends] = await Promise.all([
     getPatient(found.patientId),
     getLatestNote(found.patientId),
     listGoals(found.patientId),
-    adherenceDays(found.patientId, addDays(today, -6), today),
-    adherenceDays(found.patientId, range.fromDay, range.toDay),
-    therapiesOnDay(found.patientId, zone, day),
-    trendDays(found.patientId, zone, range.fromDay, range.toDay),
+    adherenceDays(
+      found.patientId,
+      range.fromDay < calendarFrom ? range.fromDay : calendarFrom,
+      range.toDay > today ? range.toDay : today,
+    ),
+    therapiesOnDay(found.patientId, zone, day, version),
+    trendDays(found.patientId, zone, range.fromDay, range.toDay, version),
   ]);
+  const calendarRows = adherenceRows.filter((r) => r.day >= calendarFrom && r.day <= today);
+  const rangeRows = adherenceRows.filter((r) => r.day >= range.fromDay && r.day <= range.toDay);
   const drillDown =
     DAY_RE.test(trendDay) && trendDay >= range.fromDay && trendDay <= range.toDay
       ? await trendCyclesOfDay(found.patientId, zone, trendDay)
       : null;
 
   const byDay = new Map(calendarRows.map((r) => [r.day, r]));
-  const calendar = dayRange(addDays(today, -6), today).map((d) => {
+  const calendar = dayRange(calendarFrom, today).map((d) => {
     const r = byDay.get(d);
     return {
       day: d,
@@ -221,6 +242,21 @@ function calendarText(c: {
 }
 
 export type ProfileView = Awaited<ReturnType<typeof loadProfileView>>;
+
+/**
+ * For a page load: the view's chart markup in the HTML only, not again in its hydration data
+ * (ui/charts/hydration.server.ts).
+ */
+export function chartsInMarkupOnly(view: ProfileView) {
+  keepOutOfHydration(view.adherence, ["gaugeSvg", "calendarSvg", "historySvg"]);
+  keepOutOfHydration(view.therapy.chart, ["svg"]);
+  keepOutOfHydration(view.trends.charts, ["peakFlow", "expVolume", "peakInspP"]);
+  keepOutOfHydration(view.trends, ["hmrSvg"]);
+  if (view.trends.drillDown) {
+    keepOutOfHydration(view.trends.drillDown.charts, ["peakFlow", "expVolume", "peakInspP"]);
+  }
+  return view;
+}
 
 /** The adherence rule the reports state (DESIGN.md §5), in one sentence. */
 export const ADHERENCE_RULE =

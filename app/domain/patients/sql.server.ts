@@ -25,3 +25,17 @@ export function trendRows(patientId: string, from: number, to: number) {
     WHERE t.patientId = ${patientId} AND t.startedAt >= ${from} AND t.startedAt < ${to}
     GROUP BY t.id`);
 }
+
+/**
+ * What the patient's therapies and cycles are as of now, in two numbers: therapies and cycles are
+ * only ever written with a transmission of the patient (domain/devices/ingestDb.server.ts), so a
+ * new one changes its count or its latest receivedAt. Read from the (patientId, receivedAt) index.
+ */
+export async function transmissionVersion(patientId: string) {
+  const [row] = await prisma.$queryRaw<{ n: bigint | number; latest: Date | number | null }[]>(
+    Prisma.sql`SELECT COUNT(*) AS n, MAX(receivedAt) AS latest FROM "Transmission"
+      WHERE patientId = ${patientId}`,
+  );
+  const latest = row?.latest instanceof Date ? row.latest.getTime() : Number(row?.latest ?? 0);
+  return `${Number(row?.n ?? 0)}.${latest}`;
+}

@@ -30,3 +30,13 @@ export function formatDayMonth(day: string) {
   const p = dayParts(day);
   return p ? `${String(p.date).padStart(2, "0")}-${MONTH_NAMES[p.month - 1]}` : day;
 }
+
+/**
+ * "2025-01-05" → "05-Jan-2025" (the profile's dates), the same text as date-fns'
+ * format(…, "dd-MMM-yyyy") for a valid day, without building a Date: two years of trend days are
+ * 730 of them per page.
+ */
+export function formatDayMonthYear(day: string) {
+  const p = dayParts(day);
+  return p ? `${formatDayMonth(day)}-${String(p.year).padStart(4, "0")}` : day;
+}

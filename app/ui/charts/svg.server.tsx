@@ -2,7 +2,14 @@
 // drawn on the server, so they show without JavaScript and nivo never reaches the browser).
 // Routes put the strings into the page with dangerouslySetInnerHTML; every string is one <svg>
 // element with role="img", an aria-label and a <title>, and no script, id or external resource.
+//
+// Rendering a nivo chart costs milliseconds (two years of days: tens of them), so every chart is
+// kept once drawn, keyed by a hash of the exact data it draws (its shape): the same patient, range
+// and data give the same key, and any new value (a transmission, a goal, another range) gives a
+// new one. Nothing is ever stale; the least recently used charts leave when the cache is full.
+import { createHash } from "node:crypto";
 import type { ReactElement } from "react";
+import { BoundedCache } from "~/lib/boundedCache";
 import { renderToStaticMarkup } from "react-dom/server";
 import { AdherenceCalendar } from "./AdherenceCalendar";
 import { AdherenceGauge } from "./AdherenceGauge";
@@ -55,6 +62,19 @@ export function finishSvgRoot(svg: string, title: string) {
     : `${tag}<title>${escapeXml(title)}</title>${rest}`;
 }
 
+/** At most this many characters of chart markup are kept (a two-year trend chart is about 25,000). */
+export const CHART_CACHE_CHARS = 8_000_000;
+export const chartSvgCache = new BoundedCache<string>(
+  { maxEntries: 2_000, maxWeight: CHART_CACHE_CHARS },
+  (svg) => svg.length,
+);
+
+/** The chart of `kind` for exactly this shape: drawn once, then read from the cache. */
+function cachedChart(kind: string, shape: unknown, draw: () => string) {
+  const key = `${kind}:${createHash("sha1").update(JSON.stringify(shape)).digest("base64url")}`;
+  return chartSvgCache.getOrSet(key, draw);
+}
+
 /**
  * One chart component's markup as a finished <svg> string (an area's own charts render through it
  * too, e.g. domain/deviceLogs/ui/chartSvg.server.tsx). `title` is used only when the component
@@ -71,25 +91,30 @@ export function cycleChartSvg(input: CycleChartInput): {
 } {
   const shape = shapeCycleChart(input);
   return {
-    svg: renderChartSvg(<CycleChart shape={shape} />, `Therapy cycle chart. ${shape.caption}`),
+    svg: cachedChart("cycle", shape, () =>
+      renderChartSvg(<CycleChart shape={shape} />, `Therapy cycle chart. ${shape.caption}`),
+    ),
     caption: shape.caption,
     details: shape.details,
   };
 }
 
 export function adherenceCalendarSvg(days: readonly AdherenceDayInput[]): string {
-  return renderChartSvg(
-    <AdherenceCalendar bars={shapeAdherenceCalendar(days)} />,
-    "Adherence calendar",
+  const bars = shapeAdherenceCalendar(days);
+  return cachedChart("calendar", bars, () =>
+    renderChartSvg(<AdherenceCalendar bars={bars} />, "Adherence calendar"),
   );
 }
 
 export function adherenceGaugeSvg(score: number | null): string {
-  return renderChartSvg(<AdherenceGauge gauge={shapeAdherenceGauge(score)} />, "Adherence score");
+  const gauge = shapeAdherenceGauge(score);
+  return cachedChart("gauge", gauge, () =>
+    renderChartSvg(<AdherenceGauge gauge={gauge} />, "Adherence score"),
+  );
 }
 
 export function lineChartSvg(shape: LineChartShape): string {
-  return renderChartSvg(<LineChart shape={shape} />, shape.title);
+  return cachedChart("line", shape, () => renderChartSvg(<LineChart shape={shape} />, shape.title));
 }
 
 function trendSvgs(charts: TrendChartsShape): TrendChartsSvg {

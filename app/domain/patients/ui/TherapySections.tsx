@@ -1,6 +1,7 @@
 // The profile's Therapy Details (the therapies of a chosen day and the cycles of one) and Therapy
 // Trends (the range's daily averages, a day's cycles, HMR and the score history), spec 3 §2.2.
-import { Form, Link, useLocation } from "@remix-run/react";
+import type { MouseEvent } from "react";
+import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import { RangePicker } from "~/ui/RangePicker";
 import { withParams } from "~/lib/listParams";
 import type { ProfileView } from "~/domain/patients/profileView.server";
@@ -135,20 +136,11 @@ export function TherapyTrends({ view, keep }: { view: ProfileView; keep: Profile
         </div>
       </div>
       {view.trends.days.length > 0 ? (
-        <nav aria-label="Cycles of a day" className="small mt-2">
-          Cycles of a day:{" "}
-          {view.trends.days.map((d) => (
-            <Link
-              key={d.day}
-              to={`${withParams(location.search, { trendDay: d.day })}#trends`}
-              className="me-2"
-              aria-current={view.trends.drillDown?.day === d.day ? "true" : undefined}
-              preventScrollReset
-            >
-              {d.text}
-            </Link>
-          ))}
-        </nav>
+        <DayLinks
+          days={view.trends.days}
+          current={view.trends.drillDown?.day ?? null}
+          location={location}
+        />
       ) : null}
       {view.trends.drillDown ? (
         <div className="mt-3" aria-label={`Cycles of ${view.trends.drillDown.text}`} role="group">
@@ -176,5 +168,52 @@ export function TherapyTrends({ view, keep }: { view: ProfileView; keep: Profile
       <h3 className="h6 mt-3">Adherence Score History</h3>
       <Chart svg={view.adherence.historySvg} />
     </Section>
+  );
+}
+
+/**
+ * "Cycles of a day": a link per day with data, 730 of them over two years. Plain anchors with one
+ * click handler on the list instead of a router Link each (a Link costs hooks and a resolved path
+ * per day on the server and again in hydration); a plain click navigates on the client as a Link
+ * would (keeping the scroll position), and anything else (a new tab, no JavaScript) follows the href.
+ */
+function DayLinks({
+  days,
+  current,
+  location,
+}: {
+  days: { day: string; text: string }[];
+  current: string | null;
+  location: { pathname: string; search: string };
+}) {
+  const navigate = useNavigate();
+  // The href a Link to withParams(search, { trendDay }) renders: this path, the search with trendDay.
+  const params = new URLSearchParams(location.search);
+  const hrefOf = (day: string) => {
+    params.set("trendDay", day);
+    return `${location.pathname}?${params.toString()}#trends`;
+  };
+  function follow(event: MouseEvent<HTMLElement>) {
+    const link = (event.target as Element).closest("a");
+    if (!link || event.button !== 0 || event.defaultPrevented) return;
+    if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    navigate(link.getAttribute("href") ?? "", { preventScrollReset: true });
+  }
+  return (
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- the anchors inside are the controls (Enter on a focused anchor is a click)
+    <nav aria-label="Cycles of a day" className="small mt-2" onClick={follow}>
+      Cycles of a day:{" "}
+      {days.map((d) => (
+        <a
+          key={d.day}
+          className="me-2"
+          href={hrefOf(d.day)}
+          aria-current={current === d.day ? "true" : undefined}
+        >
+          {d.text}
+        </a>
+      ))}
+    </nav>
   );
 }
