@@ -134,7 +134,11 @@ export type LoadResult = {
   seconds: number;
 };
 
-function cannon(spec: LoadSpec, seconds: number, onResponse?: (status: number, ms: number) => void) {
+function cannon(
+  spec: LoadSpec,
+  seconds: number,
+  onResponse?: (status: number, ms: number) => void,
+) {
   let next = 0;
   const cookies = spec.cookies ?? [];
   let instance: autocannon.Instance | null = null;

@@ -192,7 +192,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     quick: false,
     duration: NaN,
     warmup: NaN,
-    connections: 10,
+    connections: NaN,
     profile: null,
     soakMinutes: 0,
     worldsDir: null,
@@ -255,8 +255,10 @@ export function parseOptions(argv: string[]): BenchOptions {
         throw new Error(`unknown option ${arg}`);
     }
   }
-  if (!Number.isFinite(options.duration)) options.duration = options.quick ? 3 : 15;
-  if (!Number.isFinite(options.warmup)) options.warmup = options.quick ? 1 : 3;
+  // Quick: few connections, so that even a busy machine answers within the short runs.
+  if (!Number.isFinite(options.duration)) options.duration = options.quick ? 5 : 15;
+  if (!Number.isFinite(options.warmup)) options.warmup = options.quick ? 2 : 3;
+  if (!Number.isFinite(options.connections)) options.connections = options.quick ? 2 : 10;
   // A profiled row runs alone (the profile is of the server of that row only).
   if (options.profile) options.only = [options.profile];
   // The soak is part of the memory row.

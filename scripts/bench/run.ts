@@ -92,14 +92,17 @@ const C = options.connections;
 const SEED = 42;
 
 /** The worlds: patients × days (the issue's sizes; --quick: small ones to try the harness). */
+// The world builder gives every world one profile patient with 730 days: the profile row uses the
+// small world's.
 const SIZES = options.quick
-  ? { small: { patients: 200, days: 30 }, large: { patients: 2_000, days: 30 }, profile: { patients: 20, days: 730 } } // prettier-ignore
-  : { small: { patients: 2_000, days: 365 }, large: { patients: 20_000, days: 365 }, profile: { patients: 200, days: 730 } }; // prettier-ignore
+  ? { small: { patients: 200, days: 30 }, large: { patients: 2_000, days: 30 } }
+  : { small: { patients: 2_000, days: 365 }, large: { patients: 20_000, days: 365 } };
 const INGEST = options.quick
   ? { devices: 100, days: 10, concurrency: 8 }
   : { devices: 1_600, days: 30, concurrency: 8 };
 const LOG_MB = options.quick ? 20 : 200;
-const MEMORY_USERS = 50;
+/** The memory row's users (the issue's 50; --quick: 10). */
+const MEMORY_USERS = options.quick ? 10 : 50;
 /** The upload form's file field (LOG_FILE_FIELD of app/domain/deviceLogs/deviceLog.server.ts, which needs the server's env). */
 const LOG_FILE_FIELD = "uploaded-csv";
 
@@ -230,8 +233,7 @@ function timeSql(fn: () => unknown) {
 /** A DateTime bound as the database stores it (Prisma on SQLite: ms since the epoch, or text). */
 function dateBound(db: Database.Database, ms: number) {
   const sample = db.prepare(`SELECT sentAt FROM "Transmission" LIMIT 1`).get() as
-    | { sentAt: number | string }
-    | undefined;
+    { sentAt: number | string } | undefined;
   return typeof sample?.sentAt === "string" ? new Date(ms).toISOString() : ms;
 }
 
@@ -359,8 +361,7 @@ async function floorRow() {
 }
 
 const floorCpu = () => httpFloor?.cpuMsPerRequest ?? NaN;
-const floorText = (sqlMs: number) =>
-  `http ${fmt(floorCpu(), 2)} + SQL ${fmt(sqlMs, 2)} ms`;
+const floorText = (sqlMs: number) => `http ${fmt(floorCpu(), 2)} + SQL ${fmt(sqlMs, 2)} ms`;
 
 async function dashboardRows(world: World, label: string, app: App, targets: Target[]) {
   const { bigSite, accounts } = world.info;
@@ -402,7 +403,11 @@ async function profileRows(world: World, app: App) {
     const sql = profileSqlFloor(world, range[0], range[1]);
     const load = await runLoad({ base: app.base, pid: app.pid, requests: [{ path: pathname }], cookies, connections: C, duration: options.duration, warmup: options.warmup }); // prettier-ignore
     const row = loadRow("profile", `Patient profile, ${label} (${sql.days} days of data in range)`, load, [p95Target(150), rpsTarget(100)], { text: floorText(sql.ms), cpuMs: floorCpu() + sql.ms }); // prettier-ignore
-    if (check.status === 200 && /class="[^"]*invalid-feedback/.test(check.body) && range[0] === from)
+    if (
+      check.status === 200 &&
+      /class="[^"]*invalid-feedback/.test(check.body) &&
+      range[0] === from
+    )
       row.problem = "the 2-year range was refused (the page shows a field error)";
     rows.push(row);
   }
@@ -620,7 +625,9 @@ async function gcmFloor(file: string) {
     }
     n++;
   };
-  for await (const chunk of fs.createReadStream(file, { encoding: "latin1" }) as AsyncIterable<string>) {
+  for await (const chunk of fs.createReadStream(file, {
+    encoding: "latin1",
+  }) as AsyncIterable<string>) {
     const parts = (carry + chunk).split("\n");
     carry = parts.pop()!;
     for (const p of parts) open(p.endsWith("\r") ? p.slice(0, -1) : p);
@@ -714,7 +721,8 @@ async function devicelogRows() {
     measured: `p95 ${fmt(base.latency.p95)} ms without; ${fmt(duringUpload.latency.p95)} ms during the upload (p99 ${fmt(duringUpload.latency.p99)}), ${fmt(duringReopen.latency.p95)} ms during the reopen`, // prettier-ignore
     floor: `without: p95 ${fmt(base.latency.p95)} ms`,
     ratio: `p95 ${ratio(worst, base.latency.p95)}`,
-    problem: [loadProblems(base), loadProblems(duringUpload)].filter(Boolean).join("; ") || undefined,
+    problem:
+      [loadProblems(base), loadProblems(duringUpload)].filter(Boolean).join("; ") || undefined,
     contention: duringUpload.contention,
   });
 }
@@ -746,7 +754,9 @@ function table() {
         : verdicts.every((x) => x.met)
           ? "met"
           : verdicts.map((x) => x.text).join("; ");
-    const lat = r.latency ? `${fmt(r.latency.p50)} / ${fmt(r.latency.p95)} / ${fmt(r.latency.p99)}` : "–";
+    const lat = r.latency
+      ? `${fmt(r.latency.p50)} / ${fmt(r.latency.p95)} / ${fmt(r.latency.p99)}`
+      : "–";
     return [
       r.measured ? `${r.name}: **${r.measured}**` : r.name,
       r.targets.map((t) => t.label).join(", ") || "–",
@@ -765,7 +775,10 @@ function table() {
 function loadNotes() {
   return rows
     .filter((r) => r.contention)
-    .map((r) => `${r.name.replace(/ `.*`/, "")}: load ${r.contention!.load[0].toFixed(1)} → ${r.contention!.load[1].toFixed(1)}, CPU pressure ${Math.round(r.contention!.pressure * 100)} %`) // prettier-ignore
+    .map(
+      (r) =>
+        `${r.name.replace(/ `.*`/, "")}: load ${r.contention!.load[0].toFixed(1)} → ${r.contention!.load[1].toFixed(1)}, CPU pressure ${Math.round(r.contention!.pressure * 100)} %`,
+    ) // prettier-ignore
     .map((l) => `- ${l}`);
 }
 
@@ -784,26 +797,31 @@ async function main() {
   const worldNotes: string[] = [];
   const world = async (size: { patients: number; days: number }) => {
     const w = await ensureWorld(WORLDS_DIR, { ...size, seed: SEED }, log);
-    worldNotes.push(`${w.demo ? "demo world (world builder missing)" : `${fmt(w.info.patients)} × ${w.info.days}`}: ${path.relative(ROOT, w.dataDir) || w.dataDir}, ${w.builtInS === null ? "reused" : `built in ${fmt(w.builtInS)} s`}, big site ${w.info.bigSite.name} (${fmt(w.info.bigSite.patients)} patients)`); // prettier-ignore
+    worldNotes.push(`${fmt(w.info.patients)} × ${w.info.days}: ${path.relative(ROOT, w.dataDir) || w.dataDir}, ${w.builtInS === null ? "reused" : `built in ${fmt(w.builtInS)} s`}, big site ${w.info.bigSite.name} (${fmt(w.info.bigSite.patients)} patients)`); // prettier-ignore
     return w;
   };
 
   // The HTTP floor comes first: every page row's floor includes it.
   await floorRow();
 
+  // The server of a world runs its rows in turn; a profiled row's server runs with --cpu-prof.
+  const serverGroup = (here: RowName[]) =>
+    options.profile && here.includes(options.profile) ? options.profile : here[0];
   const scale: { small?: Record<string, LoadResult>; large?: Record<string, LoadResult> } = {};
-  if (want("dashboard")) {
+  if (want("dashboard") || want("profile")) {
     const w = await world(SIZES.small);
-    const app = await startApp(PORT.app, w.dataDir, "dashboard");
+    const app = await startApp(PORT.app, w.dataDir, serverGroup(["dashboard", "profile"]));
     try {
-      scale.small = await dashboardRows(w, `${fmt(SIZES.small.patients)} × ${SIZES.small.days}`, app, [p95Target(100), rpsTarget(100)]); // prettier-ignore
+      if (want("dashboard"))
+        scale.small = await dashboardRows(w, `${fmt(SIZES.small.patients)} × ${SIZES.small.days}`, app, [p95Target(100), rpsTarget(100)]); // prettier-ignore
+      if (want("profile")) await profileRows(w, app);
     } finally {
       await app.stop();
     }
   }
   if (want("dashboard") || want("admin") || want("memory")) {
     const w = await world(SIZES.large);
-    const app = await startApp(PORT.app, w.dataDir, options.profile ?? "dashboard");
+    const app = await startApp(PORT.app, w.dataDir, serverGroup(["dashboard", "admin", "memory"]));
     try {
       if (want("dashboard"))
         scale.large = await dashboardRows(w, `${fmt(SIZES.large.patients)} × ${SIZES.large.days}`, app, [p95Target(150)]); // prettier-ignore
@@ -816,15 +834,6 @@ async function main() {
   if (scale.small && scale.large) {
     for (const key of ["counts", "list"]) {
       lines.push(scaleLine(`Dashboard ${key}, ${fmt(SIZES.large.patients)} vs ${fmt(SIZES.small.patients)} patients`, scale.small[key].latency.p95, scale.large[key].latency.p95)); // prettier-ignore
-    }
-  }
-  if (want("profile")) {
-    const w = await world(SIZES.profile);
-    const app = await startApp(PORT.app, w.dataDir, "profile");
-    try {
-      await profileRows(w, app);
-    } finally {
-      await app.stop();
     }
   }
   if (want("ingest")) await ingestRow();

@@ -104,7 +104,13 @@ describe("verdicts and ratios", () => {
   });
 
   it("fits the slope of RSS samples", () => {
-    expect(slope([{ x: 0, y: 100 }, { x: 1, y: 102 }, { x: 2, y: 104 }])).toBeCloseTo(2);
+    expect(
+      slope([
+        { x: 0, y: 100 },
+        { x: 1, y: 102 },
+        { x: 2, y: 104 },
+      ]),
+    ).toBeCloseTo(2);
     expect(Number.isNaN(slope([{ x: 0, y: 1 }]))).toBe(true);
   });
 });
@@ -138,7 +144,8 @@ describe("options", () => {
     expect(normal.only).toContain("dashboard");
     expect([normal.duration, normal.warmup, normal.connections]).toEqual([15, 3, 10]);
     const quick = parseOptions(["--quick"]);
-    expect([quick.duration, quick.warmup]).toEqual([3, 1]);
+    expect([quick.duration, quick.warmup, quick.connections]).toEqual([5, 2, 2]);
+    expect(parseOptions(["--quick", "--connections", "8"]).connections).toBe(8);
   });
 
   it("reads --only, --duration=S, --connections and --soak-minutes", () => {
