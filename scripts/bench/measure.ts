@@ -136,7 +136,7 @@ type ProfileNode = {
 };
 export type CpuProfile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
 
-/** The functions with the most self time (ms, share of all samples), grouped by name and place. */
+/** The functions with the most self time (ms, share of the busy samples), grouped by name and place. */
 export function topSelfTime(profile: CpuProfile, top = 15) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
@@ -144,7 +144,8 @@ export function topSelfTime(profile: CpuProfile, top = 15) {
   profile.samples.forEach((id, i) => {
     const us = profile.timeDeltas[i + 1] ?? 0;
     const frame = byId.get(id)?.callFrame;
-    if (!frame) return;
+    // Idle time is not work: neither listed nor counted in the shares.
+    if (!frame || frame.functionName === "(idle)") return;
     const where = frame.url ? `${frame.url.replace(/^.*\/(node_modules|build|app)\//, "$1/")}:${frame.lineNumber + 1}` : ""; // prettier-ignore
     const key = `${frame.functionName || "(anonymous)"}${where ? ` ${where}` : ""}`;
     self.set(key, (self.get(key) ?? 0) + us);

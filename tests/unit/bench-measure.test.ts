@@ -116,7 +116,7 @@ describe("verdicts and ratios", () => {
 });
 
 describe("CPU profile", () => {
-  it("sums self time per function, biggest first", () => {
+  it("sums self time per function, biggest first, idle time left out", () => {
     const frame = (functionName: string, line: number) => ({
       functionName,
       url: "file:///work/x/node_modules/react-dom/server.js",
@@ -127,9 +127,10 @@ describe("CPU profile", () => {
         { id: 1, callFrame: frame("(root)", 0) },
         { id: 2, callFrame: frame("render", 9) },
         { id: 3, callFrame: frame("", 19) },
+        { id: 4, callFrame: { functionName: "(idle)", url: "", lineNumber: -1 } },
       ],
-      samples: [2, 3, 2, 2],
-      timeDeltas: [0, 1000, 3000, 1000, 1000],
+      samples: [2, 3, 2, 2, 4],
+      timeDeltas: [0, 1000, 3000, 1000, 1000, 9000],
     };
     expect(topSelfTime(profile)).toEqual([
       { name: "render node_modules/react-dom/server.js:10", ms: 3, share: 0.5 },
