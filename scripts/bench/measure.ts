@@ -181,6 +181,8 @@ export type BenchOptions = {
   profile: RowName | null;
   soakMinutes: number;
   worldsDir: string | null;
+  /** The dashboard's small and large worlds; null: the defaults (2,000 and 20,000 × 365). */
+  sizes: { patients: number; days: number }[] | null;
   scratchDir: string | null;
   write: boolean;
   build: boolean;
@@ -197,6 +199,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     profile: null,
     soakMinutes: 0,
     worldsDir: null,
+    sizes: null,
     scratchDir: null,
     write: true,
     build: false,
@@ -239,6 +242,14 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case "soak-minutes":
         options.soakMinutes = number(name, value());
+        break;
+      case "sizes":
+        options.sizes = (value() ?? "").split(",").map((text) => {
+          const m = /^(\d+)x(\d+)$/.exec(text.trim());
+          if (!m) throw new Error(`--sizes needs PATIENTSxDAYS[,PATIENTSxDAYS], not "${text}"`);
+          return { patients: Number(m[1]), days: Number(m[2]) };
+        });
+        if (options.sizes.length > 2) throw new Error("--sizes takes at most two worlds");
         break;
       case "worlds-dir":
         options.worldsDir = value() ?? null;

@@ -159,6 +159,15 @@ describe("options", () => {
     ]);
   });
 
+  it("reads --sizes: the small world, and the large one when given", () => {
+    expect(parseOptions(["--sizes", "2000x365"]).sizes).toEqual([{ patients: 2000, days: 365 }]);
+    expect(parseOptions(["--sizes=200x30,2000x30"]).sizes).toEqual([
+      { patients: 200, days: 30 },
+      { patients: 2000, days: 30 },
+    ]);
+    expect(() => parseOptions(["--sizes", "2000"])).toThrow(/--sizes needs/);
+  });
+
   it("runs a profiled row alone", () => {
     expect(parseOptions(["--profile", "dashboard"]).only).toEqual(["dashboard"]);
   });
