@@ -11,8 +11,10 @@
 //   memory     RSS of the server under 50 signed-in users (with --soak-minutes N: RSS every 10 s)
 //
 //   npm run bench                         every row (builds first when there is no build)
-//   npm run bench -- --quick              small worlds, short runs: to try the harness
+//   npm run bench -- --quick              200 and 2,000 × 30 worlds, 5 s runs, 2 connections, a 20 MB
+//                                         log, 10 memory users: to try the harness (not written)
 //   options: --only dashboard,admin  --duration S (15)  --warmup S (3)  --connections N (10)
+//            --sizes 2000x365[,20000x365] (the dashboard's worlds; one: no large-world rows)
 //            --profile <row> (the server runs with --cpu-prof; prints the top self-time functions)
 //            --soak-minutes N  --worlds-dir DIR (.bench/worlds)  --scratch-dir DIR (.bench/tmp)
 //            --no-write (print only)  --build (npm run build first)
@@ -22,8 +24,11 @@
 // sign-in or a 500 fails the row). The server's CPU time (utime + stime) and memory (VmRSS, VmHWM)
 // come from /proc/<pid>. SQL floors are hand-written queries answering the same question on the
 // same database through a bare better-sqlite3 connection in this process. Worlds come from
-// scripts/world/build.ts and are kept under the worlds directory (rebuilt for a new migration).
-// The table is printed and written to docs/performance.md between the bench markers.
+// scripts/world/build.ts and are kept under the worlds directory (rebuilt for a new migration or
+// on a new day); the page rows run on them in place (the sessions and audit rows they add stay).
+// Ingest and the device log run on fresh demo worlds in the scratch directory. The table is
+// printed and written to docs/performance.md between the bench markers (unless --quick,
+// --profile or --no-write; a failed row writes nothing).
 import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import { createDecipheriv } from "node:crypto";
