@@ -132,10 +132,18 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `node build/server.js` in production mode on 127.0.0.1, its output kept for error messages. */
-export function startServer(port: number, dataDir: string, env: Record<string, string>) {
+/**
+ * `node build/server.js` in production mode on 127.0.0.1, its output kept for error messages;
+ * `nodeArgs` go before the script (e.g. --cpu-prof).
+ */
+export function startServer(
+  port: number,
+  dataDir: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+) {
   const output: string[] = [];
-  const child = spawn(process.execPath, ["build/server.js"], {
+  const child = spawn(process.execPath, [...nodeArgs, "build/server.js"], {
     cwd: ROOT,
     env: {
       NODE_ENV: "production",
