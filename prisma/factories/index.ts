@@ -7,3 +7,4 @@ export * from "./people";
 export * from "./devices";
 export * from "./care";
 export * from "./chat";
+export * from "./bulk";
