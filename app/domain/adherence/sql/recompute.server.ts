@@ -151,14 +151,15 @@ export function ensureStandingRows(tx: Tx, patientIds: string[]) {
     ON CONFLICT (careSiteId, patientId) DO NOTHING`;
 }
 
-/** The newest 3 DailyAdherence rows of each patient. */
+/** The newest 3 DailyAdherence rows of each patient (from the third newest day on, by the key). */
 export function newestDays(tx: Tx, patientIds: string[]) {
+  const json = JSON.stringify(patientIds);
   return tx.$queryRaw<{ patientId: string; day: string; score: number | null; streak: unknown }[]>`
     SELECT d.patientId, d.day, d.score, d.missedStreak AS streak
-    FROM "DailyAdherence" d
-    WHERE d.patientId IN (${Prisma.join(patientIds)}) AND d.day IN (
-      SELECT n.day FROM "DailyAdherence" n WHERE n.patientId = d.patientId
-      ORDER BY n.day DESC LIMIT 3)
+    FROM json_each(${json}) j
+    JOIN "DailyAdherence" d ON d.patientId = j.value AND d.day >= COALESCE((
+      SELECT n.day FROM "DailyAdherence" n WHERE n.patientId = j.value
+      ORDER BY n.day DESC LIMIT 1 OFFSET 2), '')
     ORDER BY d.patientId, d.day DESC`;
 }
 
