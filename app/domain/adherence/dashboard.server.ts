@@ -64,7 +64,7 @@ type Row = {
   deviationPercentage?: number;
 };
 
-type Window = Awaited<ReturnType<typeof standingWindow>>;
+type Window = ReturnType<typeof standingWindow>;
 
 /** The cards: one pass over the site's PatientStanding index, and the goal changes of the range. */
 async function cardCounts(careSiteId: string, w: Window): Promise<Record<Category, number>> {
@@ -98,7 +98,7 @@ async function categoryList(
   knownTotal: number | null,
 ): Promise<{ total: number; rows: Omit<Row, "photoId" | "pairId">[] }> {
   if (category === "updatedGoals") {
-    const zone = await careSiteTimeZone(careSiteId);
+    const zone = w.zone;
     const all = sortRows(
       (await goalChangeRows(careSiteId, w))
         .map((g) => ({
@@ -203,7 +203,7 @@ export async function dashboardOf(careSiteId: string, input: DashboardInput) {
   const yesterday = yesterdayInZone(now, zone);
   const today = addDays(yesterday, 1);
   const range = readRange(input.search, yesterday, today);
-  const w = await standingWindow(careSiteId, yesterday, range.fromDay, range.toDay);
+  const w = standingWindow(zone, yesterday, range.fromDay, range.toDay);
   const counts = await cardCounts(careSiteId, w);
   let list = null;
   if (input.list) {
@@ -301,7 +301,7 @@ export async function dashboardCsvOf(
   const zone = await careSiteTimeZone(careSiteId);
   const yesterday = yesterdayInZone(new Date(), zone);
   const range = readRange(search, yesterday, addDays(yesterday, 1));
-  const w = await standingWindow(careSiteId, yesterday, range.fromDay, range.toDay);
+  const w = standingWindow(zone, yesterday, range.fromDay, range.toDay);
   const list = await categoryList(
     careSiteId,
     category,

@@ -205,17 +205,16 @@ export function sitePeople(careSiteId: string) {
 // ---------------------------------------------------------------------------------------------
 
 /** What a dashboard reads as of: its "as of" day and the instants [from, to) of its range. */
-export type StandingWindow = { asOf: string; from: number; to: number };
+export type StandingWindow = { zone: string; asOf: string; from: number; to: number };
 
 /** The window of a care site's dashboard: `asOf` (yesterday) and fromDay..toDay in its zone. */
-export async function standingWindow(
-  careSiteId: string,
+export function standingWindow(
+  zone: string,
   asOf: string,
   fromDay: string,
   toDay: string,
-): Promise<StandingWindow> {
-  const zone = await careSiteTimeZone(careSiteId);
-  return { asOf, ...instantRange(fromDay, toDay, zone) };
+): StandingWindow {
+  return { zone, asOf, ...instantRange(fromDay, toDay, zone) };
 }
 
 /** The score as of the day: the slot whose day it is (none: no score, "-"). */
