@@ -256,7 +256,11 @@ async function recomputeBatch(tx: Tx, patientIds: string[], range: Range) {
  * an accepted member of) of some patients from their DailyAdherence rows and transmissions, in
  * the recompute's transaction: the dashboard never sees rows and standing disagree.
  */
-async function refreshStanding(tx: Tx, patientIds: string[], contexts: Map<string, PatientContext>) {
+async function refreshStanding(
+  tx: Tx,
+  patientIds: string[],
+  contexts: Map<string, PatientContext>,
+) {
   await ensureStandingRows(tx, patientIds);
   const [days, sent] = await Promise.all([
     newestDays(tx, patientIds),

@@ -124,7 +124,14 @@ async function categoryList(
     knownTotal !== null && !list.q ? knownTotal : await standingListTotal(careSiteId, input, w);
   const rows = total === 0 ? [] : await standingListPage(careSiteId, input, w, page);
   const stats = STAT_CATEGORIES.includes(category)
-    ? new Map((await statsOf(rows.map((r) => r.patientId), w)).map((s) => [s.patientId, s]))
+    ? new Map(
+        (
+          await statsOf(
+            rows.map((r) => r.patientId),
+            w,
+          )
+        ).map((s) => [s.patientId, s]),
+      )
     : null;
   return {
     total,

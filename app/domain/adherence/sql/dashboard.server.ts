@@ -351,12 +351,7 @@ const countedInRange = (w: StandingWindow) => Prisma.sql`
     AND t.sentAt >= ${w.from} AND t.sentAt < ${w.to} AND t.therapiesAccepted > 0`;
 
 export type StandingSort =
-  | "lastName"
-  | "firstName"
-  | "score"
-  | "totalTransmission"
-  | "deviation"
-  | "deviationPercentage";
+  "lastName" | "firstName" | "score" | "totalTransmission" | "deviation" | "deviationPercentage";
 
 /**
  * The list's order, as the dashboard always sorted (dashboard.server.ts): the column (nulls
@@ -371,7 +366,8 @@ function orderOf(
 ) {
   const dir = Prisma.raw(order === "desc" ? "DESC" : "ASC");
   const byScore = category === "below75" || category === "below50" || category === "below25";
-  const byStats = category === "total" || category === "withDeviation" || category === "withoutDeviation";
+  const byStats =
+    category === "total" || category === "withDeviation" || category === "withoutDeviation";
   const key = (expression: Prisma.Sql) =>
     Prisma.sql`(${expression}) IS NULL, (${expression}) ${dir}, s.lastName ASC, s.patientId ASC`;
   switch (sort) {
@@ -478,8 +474,11 @@ export async function statsOf(patientIds: string[], w: StandingWindow) {
 
 /** Photos and current pairings of the patients of a page. */
 export async function pagePeople(patientIds: string[]) {
-  if (patientIds.length === 0) return new Map<string, { photoId: string | null; pairId: string | null }>();
-  const rows = await prisma.$queryRaw<{ id: string; photoId: string | null; pairId: string | null }[]>`
+  if (patientIds.length === 0)
+    return new Map<string, { photoId: string | null; pairId: string | null }>();
+  const rows = await prisma.$queryRaw<
+    { id: string; photoId: string | null; pairId: string | null }[]
+  >`
     SELECT u.id, u.photoId,
       (SELECT p.id FROM "Pairing" p WHERE p.patientId = u.id AND p.unpairedAt IS NULL LIMIT 1) AS pairId
     FROM "User" u WHERE u.id IN (${Prisma.join(patientIds)})`;
