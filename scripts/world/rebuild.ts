@@ -8,6 +8,7 @@ async function main() {
   await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await prisma.$queryRawUnsafe("PRAGMA synchronous = OFF");
   await prisma.$queryRawUnsafe("PRAGMA cache_size = -400000");
+  await prisma.$queryRawUnsafe("PRAGMA mmap_size = 8589934592"); // reads without a syscall a page
   const { rebuildAll } = await import("../../app/domain/adherence/adherence.server");
   const result = await rebuildAll(now);
   await prisma.$disconnect();

@@ -4,7 +4,7 @@ import { TZDate } from "@date-fns/tz";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { yesterdayInZone } from "~/lib/time";
-import { finaliseDays } from "~/domain/adherence/adherence.server";
+import { finaliseDays, processAdherenceQueue } from "~/domain/adherence/adherence.server";
 import { careSiteDashboard, type Category } from "~/domain/adherence/dashboard.server";
 import { addDays } from "~/domain/adherence/score";
 import { DeviceClient, STANDARD_PRESCRIPTION, type TherapyRecord } from "../../scripts/sim/client";
@@ -175,6 +175,8 @@ describe("the Transmissions card and lists count patients (docs/decisions.md)", 
       prescription: RX,
       therapies: [therapy(addDays(yesterday, -9), 10, { deviates: true })],
     });
+    // The cards read what the adherence worker wrote (PatientStanding, in its transaction): its pass.
+    await processAdherenceQueue();
 
     const clinician = await actorOf(
       await createUser({ role: "clinician", careSites: [{ id: site.id }] }),

@@ -144,6 +144,7 @@ describe("DailyAdherence rows", () => {
         dayAdherence: null,
         score: null,
         maxHmr: null,
+        missedStreak: 0,
       })),
     );
   });

@@ -18,6 +18,8 @@ import {
   addDays,
   buildDailyRows,
   dayMapper,
+  dayStart,
+  MISSED_DAYS_THRESHOLD,
   SCORE_WINDOW_DAYS,
   type DailyRow,
   type DayCounts,
@@ -28,7 +30,14 @@ import {
   contextRows,
   deleteRows,
   dequeue,
+  ensureStandingRows,
   finalisedPatients,
+  newestDays,
+  newestTransmissions,
+  sentBefore,
+  streaksBefore,
+  writeStanding,
+  type StandingValues,
   pairedPatientsOnly,
   queuedPatients,
   upsertRows,
@@ -186,6 +195,11 @@ async function recomputeBatch(tx: Tx, patientIds: string[], range: Range) {
     const loMs = utcMidnight(addDays(lo, -(SCORE_WINDOW_DAYS - 1))) - ZONE_MARGIN_MS;
     const hiMs = utcMidnight(addDays(hi, 1)) + ZONE_MARGIN_MS;
     const [therapies, transmissions] = await windowRows(tx, [...plans.keys()], loMs, hiMs, DAY_MS);
+    // The missed-days streak carries on from the newest row before the first day written.
+    const carried =
+      range.fromDay === null
+        ? new Map<string, number>()
+        : await streaksBefore(tx, new Map([...plans].map(([id, p]) => [id, p.from])));
 
     const counts = new Map<string, Map<string, DayCounts>>();
     for (const t of therapies) {
@@ -217,6 +231,7 @@ async function recomputeBatch(tx: Tx, patientIds: string[], range: Range) {
         maxHmr: hmr.get(id),
         fromDay: plan.from,
         toDay: plan.to,
+        missedBefore: carried.get(id) ?? 0,
       });
       for (const row of rows) written.push({ ...row, patientId: id });
     }
@@ -232,7 +247,68 @@ async function recomputeBatch(tx: Tx, patientIds: string[], range: Range) {
     await deleteRows.range(tx, patientIds, range.fromDay as string, last);
   }
   for (const part of chunks(written, ROWS_PER_INSERT)) await upsertRows(tx, part);
+  await refreshStanding(tx, patientIds, contexts);
   return written.length;
+}
+
+/**
+ * Rewrites the PatientStanding rows (the care site dashboard's, one per care site the patient is
+ * an accepted member of) of some patients from their DailyAdherence rows and transmissions, in
+ * the recompute's transaction: the dashboard never sees rows and standing disagree.
+ */
+async function refreshStanding(
+  tx: Tx,
+  patientIds: string[],
+  contexts: Map<string, PatientContext>,
+) {
+  await ensureStandingRows(tx, patientIds);
+  const [days, sent] = await Promise.all([
+    newestDays(tx, patientIds),
+    newestTransmissions(tx, patientIds),
+  ]);
+  const daysOf = new Map<string, typeof days>();
+  for (const d of days) {
+    let list = daysOf.get(d.patientId);
+    if (!list) daysOf.set(d.patientId, (list = []));
+    list.push(d); // newest first
+  }
+  const values = new Map<string, StandingValues>();
+  const asks: [string, number, 0 | 1][] = [];
+  for (const t of sent) {
+    const ctx = contexts.get(t.patientId)!;
+    const rows = daysOf.get(t.patientId) ?? [];
+    const day1 = rows[0]?.day ?? null;
+    const slots = day1 === null ? [null, null, null] : [day1, addDays(day1, -1), addDays(day1, -2)];
+    const v: StandingValues = {
+      patientId: t.patientId,
+      days: slots as StandingValues["days"],
+      scores: slots.map((day) => {
+        const row = rows.find((r) => r.day === day);
+        return row?.score == null ? null : Number(row.score);
+      }) as StandingValues["scores"],
+      // The newest row up to the day: the streak carries over days with no row.
+      missed: slots.map((day) => {
+        const row = day === null ? undefined : rows.find((r) => r.day <= day);
+        return row !== undefined && Number(row.streak) >= MISSED_DAYS_THRESHOLD;
+      }) as StandingValues["missed"],
+      transmitted: Boolean(Number(t.transmitted)),
+      lastSentAt: t.lastSentAt == null ? null : toMs(t.lastSentAt),
+      lastSentBeforeAt: null,
+      lastDeviatingAt: t.lastDeviatingAt == null ? null : toMs(t.lastDeviatingAt),
+      lastDeviatingBeforeAt: null,
+    };
+    values.set(t.patientId, v);
+    const startOfDay = (at: number) => dayStart(dayMapper(ctx.homeZone)(at), ctx.homeZone);
+    if (v.lastSentAt !== null) asks.push([t.patientId, startOfDay(v.lastSentAt), 0]);
+    if (v.lastDeviatingAt !== null) asks.push([t.patientId, startOfDay(v.lastDeviatingAt), 1]);
+  }
+  for (const b of await sentBefore(tx, asks)) {
+    const at = b.sentAt == null ? null : toMs(b.sentAt);
+    const v = values.get(b.patientId)!;
+    if (Number(b.deviating)) v.lastDeviatingBeforeAt = at;
+    else v.lastSentBeforeAt = at;
+  }
+  await writeStanding(tx, [...values.values()]);
 }
 
 /**

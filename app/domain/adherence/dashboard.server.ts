@@ -8,16 +8,21 @@ import { PAGE_SIZE, pageCount, skipFor } from "~/lib/listParams";
 import { patientProfileHref } from "~/domain/patients/profileLink";
 import { photoUrl } from "~/lib/photoUrl";
 import { readRange } from "~/lib/dateRange";
-import { formatDay } from "~/lib/time";
+import { dayInZone, formatDay } from "~/lib/time";
 import {
-  adherenceAsOf,
   careSiteTimeZone,
-  goalsUpdated,
-  missedThreeOrMore,
-  neverTransmitted,
-  sitePeople,
-  transmissionStats,
+  goalChangeCount,
+  goalChangeRows,
+  pagePeople,
+  standingCounts,
+  standingListPage,
+  standingListTotal,
+  standingWindow,
+  statsOf,
+  type StandingSort,
+  type TransmissionStats,
 } from "~/domain/adherence/sql/dashboard.server";
+import { toMs } from "~/domain/adherence/sql/rows";
 import { addDays, scorePercent } from "~/domain/adherence/score";
 import { yesterdayInZone } from "~/lib/time";
 
@@ -59,61 +64,87 @@ type Row = {
   deviationPercentage?: number;
 };
 
-async function categoryRows(careSiteId: string, asOf: string, fromDay: string, toDay: string) {
-  const [scores, missed, never, goals, stats] = await Promise.all([
-    adherenceAsOf(careSiteId, asOf),
-    missedThreeOrMore(careSiteId, asOf),
-    neverTransmitted(careSiteId),
-    goalsUpdated(careSiteId, fromDay, toDay),
-    transmissionStats(careSiteId, fromDay, toDay),
+type Window = ReturnType<typeof standingWindow>;
+
+/** The cards: one pass over the site's PatientStanding index, and the goal changes of the range. */
+async function cardCounts(careSiteId: string, w: Window): Promise<Record<Category, number>> {
+  const [counts, updatedGoals] = await Promise.all([
+    standingCounts(careSiteId, w),
+    goalChangeCount(careSiteId, w),
   ]);
-  const scored = scores.filter((s) => s.score !== null) as { patientId: string; score: number }[];
-  const statRow = (s: (typeof stats)[number]) => ({
-    patientId: s.patientId,
-    totalTransmission: s.total,
-    deviation: s.deviating > 0 ? ("yes" as const) : ("no" as const),
-    deviationPercentage: s.therapies ? Math.round((s.deviatingTherapies / s.therapies) * 100) : 0,
-  });
-  const byCategory: Record<Category, Partial<Row>[]> = {
-    below75: scored
-      .filter((s) => s.score < 0.75)
-      .map((s) => ({ patientId: s.patientId, score: s.score })),
-    below50: scored
-      .filter((s) => s.score < 0.5)
-      .map((s) => ({ patientId: s.patientId, score: s.score })),
-    below25: scored
-      .filter((s) => s.score < 0.25)
-      .map((s) => ({ patientId: s.patientId, score: s.score })),
-    updatedGoals: goals.map((g) => ({ patientId: g.patientId, goalsUpdatedOn: g.changedOn })),
-    missed: missed.map((m) => ({ patientId: m.patientId })),
-    never: never.map((n) => ({ patientId: n.patientId })),
-    // Per patient over the range (docs/decisions.md): each patient who transmitted is in exactly
-    // one of With and Without, so Total = Without + With and the chip matches the list.
-    total: stats.map(statRow),
-    withDeviation: stats.filter((s) => s.deviating > 0).map(statRow),
-    withoutDeviation: stats.filter((s) => s.deviating === 0).map(statRow),
-  };
-  return byCategory;
+  return { ...counts, updatedGoals };
 }
 
-async function withPeople(careSiteId: string, rows: Partial<Row>[]): Promise<Row[]> {
-  if (rows.length === 0) return [];
-  const people = await sitePeople(careSiteId);
-  const byId = new Map(people.map((p) => [p.id, p]));
-  return rows.flatMap((r) => {
-    const p = byId.get(r.patientId!);
-    if (!p) return [];
-    return [
-      {
-        ...r,
-        patientId: p.id,
-        firstName: p.firstName,
-        lastName: p.lastName,
-        photoId: p.photoId,
-        pairId: p.pairId,
-      } as Row,
-    ];
-  });
+const statRow = (s: TransmissionStats) => ({
+  totalTransmission: s.total,
+  deviation: s.deviating > 0 ? ("yes" as const) : ("no" as const),
+  deviationPercentage: s.therapies ? Math.round((s.deviatingTherapies / s.therapies) * 100) : 0,
+});
+
+const STAT_CATEGORIES: readonly Category[] = ["total", "withDeviation", "withoutDeviation"];
+const SCORE_CATEGORIES: readonly Category[] = ["below75", "below50", "below25"];
+
+/**
+ * A category's rows in the list's order: a page (limit) or all of them (limit null, the CSV),
+ * with what the category shows. "Update Therapy Goals" (a few patients a range) is read whole
+ * and sorted here; every other category is ordered and paged in SQL over PatientStanding.
+ */
+async function categoryList(
+  careSiteId: string,
+  category: Category,
+  w: Window,
+  list: { q: string; sort: ListSort; order: "asc" | "desc" },
+  page: { offset: number; limit: number | null },
+  knownTotal: number | null,
+): Promise<{ total: number; rows: Omit<Row, "photoId" | "pairId">[] }> {
+  if (category === "updatedGoals") {
+    const zone = w.zone;
+    const all = sortRows(
+      (await goalChangeRows(careSiteId, w))
+        .map((g) => ({
+          patientId: g.patientId,
+          firstName: g.firstName,
+          lastName: g.lastName,
+          goalsUpdatedOn: dayInZone(new Date(toMs(g.changedAt)), zone),
+        }))
+        .filter((r) => !list.q || `${r.firstName} ${r.lastName}`.toLowerCase().includes(list.q)),
+      list.sort,
+      list.order,
+    );
+    const end = page.limit === null ? undefined : page.offset + page.limit;
+    return { total: all.length, rows: all.slice(page.offset, end) };
+  }
+  const input = {
+    category,
+    q: list.q,
+    sort: (list.sort === "goalsUpdatedOn" ? "lastName" : list.sort) as StandingSort,
+    order: list.sort === "goalsUpdatedOn" ? ("asc" as const) : list.order,
+  };
+  const total =
+    knownTotal !== null && !list.q ? knownTotal : await standingListTotal(careSiteId, input, w);
+  const rows = total === 0 ? [] : await standingListPage(careSiteId, input, w, page);
+  const stats = STAT_CATEGORIES.includes(category)
+    ? new Map(
+        (
+          await statsOf(
+            rows.map((r) => r.patientId),
+            w,
+          )
+        ).map((s) => [s.patientId, s]),
+      )
+    : null;
+  return {
+    total,
+    rows: rows.map((r) => ({
+      patientId: r.patientId,
+      firstName: r.firstName,
+      lastName: r.lastName,
+      ...(SCORE_CATEGORIES.includes(category)
+        ? { score: r.score === null ? null : Number(r.score) }
+        : {}),
+      ...(stats ? statRow(stats.get(r.patientId)!) : {}),
+    })),
+  };
 }
 
 export const LIST_SORTS = [
@@ -127,7 +158,11 @@ export const LIST_SORTS = [
 ] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
 
-function sortRows(rows: Row[], sort: ListSort, order: "asc" | "desc") {
+function sortRows<R extends Omit<Row, "photoId" | "pairId">>(
+  rows: R[],
+  sort: ListSort,
+  order: "asc" | "desc",
+) {
   const dir = order === "asc" ? 1 : -1;
   return [...rows].sort((a, b) => {
     const x = a[sort] ?? null;
@@ -175,34 +210,34 @@ export async function dashboardOf(careSiteId: string, input: DashboardInput) {
   const yesterday = yesterdayInZone(now, zone);
   const today = addDays(yesterday, 1);
   const range = readRange(input.search, yesterday, today);
-  const byCategory = await categoryRows(
-    careSiteId,
-    yesterday,
-    range.fromDay,
-    range.toDay,
-  );
-  const counts = Object.fromEntries(CATEGORIES.map((c) => [c, byCategory[c].length])) as Record<
-    Category,
-    number
-  >;
+  const w = standingWindow(zone, yesterday, range.fromDay, range.toDay);
+  const counts = await cardCounts(careSiteId, w);
   let list = null;
   if (input.list) {
     const q = input.params.q.toLowerCase();
-    const all = sortRows(
-      (await withPeople(careSiteId, byCategory[input.list])).filter(
-        (r) => !q || `${r.firstName} ${r.lastName}`.toLowerCase().includes(q),
-      ),
-      input.params.sort,
-      input.params.order,
+    const listParams = { q, sort: input.params.sort, order: input.params.order };
+    const known = counts[input.list];
+    // The total first (a search narrows it), then the page, clamped to the last one.
+    const { total } = q
+      ? await categoryList(careSiteId, input.list, w, listParams, { offset: 0, limit: 0 }, null)
+      : { total: known };
+    const page = Math.min(input.params.page, pageCount(total));
+    const { rows } = await categoryList(
+      careSiteId,
+      input.list,
+      w,
+      listParams,
+      { offset: skipFor(page), limit: PAGE_SIZE },
+      total,
     );
-    const page = Math.min(input.params.page, pageCount(all.length));
+    // Photos and profile links only for the page shown.
+    const people = await pagePeople(rows.map((r) => r.patientId));
     list = {
       category: input.list,
-      total: all.length,
-      // Photo addresses and profile links only for the page shown (a list can hold thousands).
-      rows: all
-        .slice(skipFor(page), skipFor(page) + PAGE_SIZE)
-        .map(({ photoId, pairId, ...r }) => ({
+      total,
+      rows: rows.map((r) => {
+        const { photoId = null, pairId = null } = people.get(r.patientId) ?? {};
+        return {
           ...r,
           photoUrl: photoUrl(photoId),
           href: pairId
@@ -210,7 +245,8 @@ export async function dashboardOf(careSiteId: string, input: DashboardInput) {
             : null,
           scorePercent: r.score === undefined ? undefined : scorePercent(r.score ?? null),
           goalsUpdatedOn: r.goalsUpdatedOn ? formatDay(r.goalsUpdatedOn, "dd-MMM-yyyy") : undefined,
-        })),
+        };
+      }),
       page,
     };
   }
@@ -272,14 +308,20 @@ export async function dashboardCsvOf(
   const zone = await careSiteTimeZone(careSiteId);
   const yesterday = yesterdayInZone(new Date(), zone);
   const range = readRange(search, yesterday, addDays(yesterday, 1));
-  const byCategory = await categoryRows(careSiteId, yesterday, range.fromDay, range.toDay);
-  const rows = sortRows(await withPeople(careSiteId, byCategory[category]), "lastName", "asc").map(
-    (r) => ({
-      ...r,
-      scorePercent: r.score === undefined ? undefined : scorePercent(r.score ?? null),
-      goalsUpdatedOn: r.goalsUpdatedOn ? formatDay(r.goalsUpdatedOn, "dd-MMM-yyyy") : undefined,
-    }),
+  const w = standingWindow(zone, yesterday, range.fromDay, range.toDay);
+  const list = await categoryList(
+    careSiteId,
+    category,
+    w,
+    { q: "", sort: "lastName", order: "asc" },
+    { offset: 0, limit: null },
+    null,
   );
+  const rows = list.rows.map((r) => ({
+    ...r,
+    scorePercent: r.score === undefined ? undefined : scorePercent(r.score ?? null),
+    goalsUpdatedOn: r.goalsUpdatedOn ? formatDay(r.goalsUpdatedOn, "dd-MMM-yyyy") : undefined,
+  }));
   const csv = toCsv(rows, {
     fields: [
       { label: "Last Name", value: "lastName" },

@@ -234,6 +234,8 @@ export type DailyRow = {
   dayAdherence: number | null;
   score: number | null;
   maxHmr: number | null;
+  /** goal days in a row up to this day with no therapy (missedStreak(...) of the days so far) */
+  missedStreak: number;
 };
 
 export type DailyInput = {
@@ -247,6 +249,8 @@ export type DailyInput = {
   maxHmr?: ReadonlyMap<string, number>;
   fromDay: string;
   toDay: string;
+  /** the missedStreak of the newest row before fromDay (0: none) */
+  missedBefore?: number;
 };
 
 /**
@@ -285,12 +289,15 @@ export function buildDailyRows(input: DailyInput): DailyRow[] {
       dayAdherence: goalDay ? dayAdherence(c.completed, goal!.timesPerDay) : null,
       score: null,
       maxHmr: input.maxHmr?.get(day) ?? null,
+      missedStreak: 0,
     });
   }
   // weightedScore over consecutive days: the day k places back has weight 7 - k.
   const rows: DailyRow[] = [];
+  let streak = input.missedBefore ?? 0;
   for (let i = 0; i < days.length; i++) {
     if (days[i].day < from) continue;
+    if (days[i].isGoalDay) streak = days[i].therapies > 0 ? 0 : streak + 1;
     let weighted = 0;
     let weights = 0;
     for (let k = 0; k < SCORE_WINDOW_DAYS && i - k >= 0; k++) {
@@ -299,7 +306,11 @@ export function buildDailyRows(input: DailyInput): DailyRow[] {
       weighted += (SCORE_WINDOW_DAYS - k) * d.dayAdherence;
       weights += SCORE_WINDOW_DAYS - k;
     }
-    rows.push({ ...days[i], score: weights === 0 ? null : weighted / weights });
+    rows.push({
+      ...days[i],
+      score: weights === 0 ? null : weighted / weights,
+      missedStreak: streak,
+    });
   }
   return rows;
 }

@@ -196,3 +196,291 @@ export function sitePeople(careSiteId: string) {
     FROM "Membership" m JOIN "User" u ON u.id = m.userId
     WHERE m.careSiteId = ${careSiteId} AND m.role = 'patient' AND m.status = 'accepted'`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The care site dashboard from PatientStanding (issue 23): the cards from one pass over the
+// site's covering index, the lists a page at a time. The statements above stay the reference
+// they are checked against (tests/integration/dashboard-standing.test.ts) and what the daily
+// summary reads.
+// ---------------------------------------------------------------------------------------------
+
+/** What a dashboard reads as of: its "as of" day and the instants [from, to) of its range. */
+export type StandingWindow = { zone: string; asOf: string; from: number; to: number };
+
+/** The window of a care site's dashboard: `asOf` (yesterday) and fromDay..toDay in its zone. */
+export function standingWindow(
+  zone: string,
+  asOf: string,
+  fromDay: string,
+  toDay: string,
+): StandingWindow {
+  return { zone, asOf, ...instantRange(fromDay, toDay, zone) };
+}
+
+/** The score as of the day: the slot whose day it is (none: no score, "-"). */
+const scoreAsOf = (asOf: string) => Prisma.sql`CASE
+  WHEN s.day1 = ${asOf} THEN s.score1 WHEN s.day2 = ${asOf} THEN s.score2
+  WHEN s.day3 = ${asOf} THEN s.score3 END`;
+
+/** Missed 3 or more goal days as of the day: the newest slot on or before it. */
+const missedAsOf = (asOf: string) => Prisma.sql`(CASE
+  WHEN s.day1 <= ${asOf} THEN s.missed1 WHEN s.day2 <= ${asOf} THEN s.missed2
+  WHEN s.day3 <= ${asOf} THEN s.missed3 ELSE false END)`;
+
+/** A current pairing and no transmission ever. */
+const never = Prisma.sql`(s.transmitted = false AND EXISTS (
+  SELECT 1 FROM "Pairing" pr WHERE pr.patientId = s.patientId AND pr.unpairedAt IS NULL))`;
+
+/**
+ * A transmission that brought a therapy (and, `deviating`, one that deviated) was sent in the
+ * range: told by the newest such instant or the newest before its day; only when the newest is
+ * past the range and the one before does not tell, the transmissions are looked up.
+ */
+function sentInRange(w: StandingWindow, deviating: boolean) {
+  const last = Prisma.raw(deviating ? "s.lastDeviatingAt" : "s.lastSentAt");
+  const before = Prisma.raw(deviating ? "s.lastDeviatingBeforeAt" : "s.lastSentBeforeAt");
+  const deviates = deviating ? Prisma.sql`AND t.deviatingTherapies > 0` : Prisma.empty;
+  return Prisma.sql`((${last} >= ${w.from} AND ${last} < ${w.to})
+    OR (${before} >= ${w.from} AND ${before} < ${w.to})
+    OR (${last} >= ${w.to} AND EXISTS (SELECT 1 FROM "Transmission" t
+      WHERE t.patientId = s.patientId AND t.sentAt >= ${w.from} AND t.sentAt < ${w.to}
+        AND t.therapiesAccepted > 0 ${deviates})))`;
+}
+
+export type StandingCounts = {
+  below75: number;
+  below50: number;
+  below25: number;
+  missed: number;
+  never: number;
+  total: number;
+  withDeviation: number;
+  withoutDeviation: number;
+};
+
+/** Every card but "Update Therapy Goals", in one pass over the site's covering index. */
+export async function standingCounts(careSiteId: string, w: StandingWindow) {
+  const [row] = await prisma.$queryRaw<Record<string, unknown>[]>`
+    SELECT
+      SUM(CASE WHEN x.score < 0.75 THEN 1 ELSE 0 END) AS below75,
+      SUM(CASE WHEN x.score < 0.5 THEN 1 ELSE 0 END) AS below50,
+      SUM(CASE WHEN x.score < 0.25 THEN 1 ELSE 0 END) AS below25,
+      SUM(x.missed) AS missed, SUM(x.never) AS never,
+      SUM(x.sent) AS total, SUM(x.deviating) AS withDeviation
+    FROM (
+      SELECT ${scoreAsOf(w.asOf)} AS score,
+        CASE WHEN ${missedAsOf(w.asOf)} THEN 1 ELSE 0 END AS missed,
+        CASE WHEN ${never} THEN 1 ELSE 0 END AS never,
+        CASE WHEN ${sentInRange(w, false)} THEN 1 ELSE 0 END AS sent,
+        CASE WHEN ${sentInRange(w, true)} THEN 1 ELSE 0 END AS deviating
+      FROM "PatientStanding" s WHERE s.careSiteId = ${careSiteId}
+    ) x`;
+  const n = (v: unknown) => Number(v ?? 0);
+  return {
+    below75: n(row.below75),
+    below50: n(row.below50),
+    below25: n(row.below25),
+    missed: n(row.missed),
+    never: n(row.never),
+    total: n(row.total),
+    withDeviation: n(row.withDeviation),
+    withoutDeviation: n(row.total) - n(row.withDeviation),
+  } satisfies StandingCounts;
+}
+
+/** Goals set in the range that replaced an earlier one, of the site's patients (TherapyGoal by createdAt). */
+const goalChanges = (careSiteId: string, w: StandingWindow) => Prisma.sql`
+  FROM "TherapyGoal" g
+  JOIN "PatientStanding" s ON s.careSiteId = ${careSiteId} AND s.patientId = g.patientId
+  WHERE g.createdAt >= ${w.from} AND g.createdAt < ${w.to}
+    AND EXISTS (SELECT 1 FROM "TherapyGoal" e WHERE e.patientId = g.patientId
+      AND (e.createdAt < g.createdAt OR (e.createdAt = g.createdAt AND e.id < g.id)))`;
+
+/** "Update Therapy Goals": how many of the site's patients changed goal in the range. */
+export async function goalChangeCount(careSiteId: string, w: StandingWindow) {
+  const [row] = await prisma.$queryRaw<{ n: unknown }[]>`
+    SELECT COUNT(DISTINCT g.patientId) AS n ${goalChanges(careSiteId, w)}`;
+  return Number(row.n);
+}
+
+/** Those patients, their names and the instant of their latest change in the range. */
+export function goalChangeRows(careSiteId: string, w: StandingWindow) {
+  return prisma.$queryRaw<
+    { patientId: string; firstName: string; lastName: string; changedAt: unknown }[]
+  >`
+    SELECT g.patientId AS patientId, s.firstName, s.lastName, MAX(g.createdAt) AS changedAt
+    ${goalChanges(careSiteId, w)}
+    GROUP BY g.patientId, s.firstName, s.lastName`;
+}
+
+export type StandingCategory =
+  | "below75"
+  | "below50"
+  | "below25"
+  | "missed"
+  | "never"
+  | "total"
+  | "withoutDeviation"
+  | "withDeviation";
+
+function categoryWhere(category: StandingCategory, w: StandingWindow) {
+  switch (category) {
+    case "below75":
+      return Prisma.sql`${scoreAsOf(w.asOf)} < 0.75`;
+    case "below50":
+      return Prisma.sql`${scoreAsOf(w.asOf)} < 0.5`;
+    case "below25":
+      return Prisma.sql`${scoreAsOf(w.asOf)} < 0.25`;
+    case "missed":
+      return missedAsOf(w.asOf);
+    case "never":
+      return never;
+    case "total":
+      return sentInRange(w, false);
+    case "withDeviation":
+      return sentInRange(w, true);
+    case "withoutDeviation":
+      // (CASE: a NULL instant makes the test NULL, and NOT NULL would drop the row)
+      return Prisma.sql`${sentInRange(w, false)} AND NOT (CASE WHEN ${sentInRange(w, true)} THEN true ELSE false END)`;
+  }
+}
+
+/** Transmissions of a patient in the range that brought a therapy (t: "Transmission"). */
+const countedInRange = (w: StandingWindow) => Prisma.sql`
+  FROM "Transmission" t WHERE t.patientId = s.patientId
+    AND t.sentAt >= ${w.from} AND t.sentAt < ${w.to} AND t.therapiesAccepted > 0`;
+
+export type StandingSort =
+  "lastName" | "firstName" | "score" | "totalTransmission" | "deviation" | "deviationPercentage";
+
+/**
+ * The list's order, as the dashboard always sorted (dashboard.server.ts): the column (nulls
+ * last in both directions), then last name and patient id ascending; a column the category does
+ * not show sorts by last name.
+ */
+function orderOf(
+  category: StandingCategory,
+  sort: StandingSort,
+  order: "asc" | "desc",
+  w: StandingWindow,
+) {
+  const dir = Prisma.raw(order === "desc" ? "DESC" : "ASC");
+  const byScore = category === "below75" || category === "below50" || category === "below25";
+  const byStats =
+    category === "total" || category === "withDeviation" || category === "withoutDeviation";
+  const key = (expression: Prisma.Sql) =>
+    Prisma.sql`(${expression}) IS NULL, (${expression}) ${dir}, s.lastName ASC, s.patientId ASC`;
+  switch (sort) {
+    case "lastName":
+      return Prisma.sql`s.lastName ${dir}, s.patientId ASC`;
+    case "firstName":
+      return Prisma.sql`s.firstName ${dir}, s.lastName ASC, s.patientId ASC`;
+    case "score":
+      if (byScore) return key(scoreAsOf(w.asOf));
+      break;
+    case "totalTransmission":
+      if (byStats) return key(Prisma.sql`SELECT COUNT(*) ${countedInRange(w)}`);
+      break;
+    case "deviation":
+      if (byStats)
+        return key(
+          Prisma.sql`CASE WHEN EXISTS (SELECT 1 ${countedInRange(w)} AND t.deviatingTherapies > 0)
+            THEN 'yes' ELSE 'no' END`,
+        );
+      break;
+    case "deviationPercentage":
+      if (byStats)
+        return key(
+          Prisma.sql`SELECT ROUND(SUM(t.deviatingTherapies) * 1.0 / SUM(t.therapiesAccepted) * 100)
+            ${countedInRange(w)}`,
+        );
+      break;
+  }
+  return Prisma.sql`s.lastName ASC, s.patientId ASC`;
+}
+
+/** `%q%` for LIKE, with q's wildcards taken literally (ESCAPE '\'). */
+const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+type ListInput = {
+  category: StandingCategory;
+  /** lower-cased; matches "first last" */
+  q: string;
+  sort: StandingSort;
+  order: "asc" | "desc";
+};
+
+function listWhere(careSiteId: string, input: ListInput, w: StandingWindow) {
+  const search = input.q
+    ? Prisma.sql`AND lower(s.firstName || ' ' || s.lastName) LIKE ${containsPattern(input.q)} ESCAPE '\\'`
+    : Prisma.empty;
+  return Prisma.sql`WHERE s.careSiteId = ${careSiteId} AND ${categoryWhere(input.category, w)} ${search}`;
+}
+
+/** How many rows a category's list has with a search (without one, the card says). */
+export async function standingListTotal(careSiteId: string, input: ListInput, w: StandingWindow) {
+  const [row] = await prisma.$queryRaw<{ n: unknown }[]>`
+    SELECT COUNT(*) AS n FROM "PatientStanding" s ${listWhere(careSiteId, input, w)}`;
+  return Number(row.n);
+}
+
+export type StandingRow = {
+  patientId: string;
+  firstName: string;
+  lastName: string;
+  score: number | null;
+};
+
+/** A page of a category's list (limit null: all of it, for the CSV), names from the row itself. */
+export function standingListPage(
+  careSiteId: string,
+  input: ListInput,
+  w: StandingWindow,
+  page: { offset: number; limit: number | null },
+) {
+  const limit =
+    page.limit === null ? Prisma.empty : Prisma.sql`LIMIT ${page.limit} OFFSET ${page.offset}`;
+  return prisma.$queryRaw<StandingRow[]>`
+    SELECT s.patientId, s.firstName, s.lastName, ${scoreAsOf(w.asOf)} AS score
+    FROM "PatientStanding" s ${listWhere(careSiteId, input, w)}
+    ORDER BY ${orderOf(input.category, input.sort, input.order, w)}
+    ${limit}`;
+}
+
+/** Transmission figures of some patients over the range (only those with transmissions). */
+export async function statsOf(patientIds: string[], w: StandingWindow) {
+  const out: TransmissionStats[] = [];
+  for (let i = 0; i < patientIds.length; i += 500) {
+    const ids = patientIds.slice(i, i + 500);
+    const rows = await prisma.$queryRaw<Record<keyof TransmissionStats, unknown>[]>`
+      SELECT t.patientId AS patientId, COUNT(*) AS total,
+        SUM(CASE WHEN t.deviatingTherapies > 0 THEN 1 ELSE 0 END) AS deviating,
+        SUM(t.therapiesAccepted) AS therapies, SUM(t.deviatingTherapies) AS deviatingTherapies
+      FROM "Transmission" t
+      WHERE t.patientId IN (${Prisma.join(ids)}) AND t.sentAt >= ${w.from} AND t.sentAt < ${w.to}
+        AND t.therapiesAccepted > 0
+      GROUP BY t.patientId`;
+    for (const r of rows)
+      out.push({
+        patientId: String(r.patientId),
+        total: Number(r.total),
+        deviating: Number(r.deviating),
+        therapies: Number(r.therapies),
+        deviatingTherapies: Number(r.deviatingTherapies),
+      });
+  }
+  return out;
+}
+
+/** Photos and current pairings of the patients of a page. */
+export async function pagePeople(patientIds: string[]) {
+  if (patientIds.length === 0)
+    return new Map<string, { photoId: string | null; pairId: string | null }>();
+  const rows = await prisma.$queryRaw<
+    { id: string; photoId: string | null; pairId: string | null }[]
+  >`
+    SELECT u.id, u.photoId,
+      (SELECT p.id FROM "Pairing" p WHERE p.patientId = u.id AND p.unpairedAt IS NULL LIMIT 1) AS pairId
+    FROM "User" u WHERE u.id IN (${Prisma.join(patientIds)})`;
+  return new Map(rows.map((r) => [r.id, { photoId: r.photoId, pairId: r.pairId }]));
+}

@@ -108,18 +108,130 @@ export function upsertRows(tx: Tx, rows: (DailyRow & { patientId: string })[]) {
       r.dayAdherence,
       r.score,
       r.maxHmr,
+      r.missedStreak,
     ]),
   );
   return tx.$executeRaw`INSERT INTO "DailyAdherence"
-    (patientId, day, isGoalDay, timesPerDay, therapies, completed, dayAdherence, score, maxHmr)
+    (patientId, day, isGoalDay, timesPerDay, therapies, completed, dayAdherence, score, maxHmr,
+      missedStreak)
     SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
-      value ->> 6, value ->> 7, value ->> 8
+      value ->> 6, value ->> 7, value ->> 8, value ->> 9
     FROM json_each(${json})
     WHERE true
     ON CONFLICT (patientId, day) DO UPDATE SET
       isGoalDay = excluded.isGoalDay, timesPerDay = excluded.timesPerDay,
       therapies = excluded.therapies, completed = excluded.completed,
-      dayAdherence = excluded.dayAdherence, score = excluded.score, maxHmr = excluded.maxHmr`;
+      dayAdherence = excluded.dayAdherence, score = excluded.score, maxHmr = excluded.maxHmr,
+      missedStreak = excluded.missedStreak`;
+}
+
+/** Per patient, the missedStreak of the newest row before a day (patients with none: absent). */
+export async function streaksBefore(tx: Tx, fromDays: Map<string, string>) {
+  const json = JSON.stringify([...fromDays]);
+  const rows = await tx.$queryRaw<{ patientId: string; streak: unknown }[]>`
+    SELECT j.value ->> 0 AS patientId,
+      (SELECT d.missedStreak FROM "DailyAdherence" d
+        WHERE d.patientId = j.value ->> 0 AND d.day < j.value ->> 1
+        ORDER BY d.day DESC LIMIT 1) AS streak
+    FROM json_each(${json}) j`;
+  return new Map(rows.filter((r) => r.streak != null).map((r) => [r.patientId, Number(r.streak)]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// PatientStanding (the care site dashboard's per-site rows): rewritten for the patients of a
+// recompute, in its transaction
+// ---------------------------------------------------------------------------------------------
+
+/** Adds the rows of accepted patient memberships that have none (the triggers normally do). */
+export function ensureStandingRows(tx: Tx, patientIds: string[]) {
+  return tx.$executeRaw`INSERT INTO "PatientStanding" (careSiteId, patientId, firstName, lastName)
+    SELECT m.careSiteId, m.userId, u.firstName, u.lastName
+    FROM "Membership" m JOIN "User" u ON u.id = m.userId
+    WHERE m.userId IN (${Prisma.join(patientIds)}) AND m.role = 'patient' AND m.status = 'accepted'
+    ON CONFLICT (careSiteId, patientId) DO NOTHING`;
+}
+
+/** The newest 3 DailyAdherence rows of each patient (from the third newest day on, by the key). */
+export function newestDays(tx: Tx, patientIds: string[]) {
+  const json = JSON.stringify(patientIds);
+  return tx.$queryRaw<{ patientId: string; day: string; score: number | null; streak: unknown }[]>`
+    SELECT d.patientId, d.day, d.score, d.missedStreak AS streak
+    FROM json_each(${json}) j
+    JOIN "DailyAdherence" d ON d.patientId = j.value AND d.day >= COALESCE((
+      SELECT n.day FROM "DailyAdherence" n WHERE n.patientId = j.value
+      ORDER BY n.day DESC LIMIT 1 OFFSET 2), '')
+    ORDER BY d.patientId, d.day DESC`;
+}
+
+/**
+ * Per patient: any transmission at all, and the newest sentAt of a transmission that brought a
+ * therapy, and of one with a deviating therapy (each walks the (patientId, sentAt, …) index
+ * backwards and stops at the first match).
+ */
+export function newestTransmissions(tx: Tx, patientIds: string[]) {
+  const json = JSON.stringify(patientIds);
+  return tx.$queryRaw<
+    { patientId: string; transmitted: unknown; lastSentAt: unknown; lastDeviatingAt: unknown }[]
+  >`
+    SELECT j.value AS patientId,
+      EXISTS (SELECT 1 FROM "Transmission" t WHERE t.patientId = j.value) AS transmitted,
+      (SELECT t.sentAt FROM "Transmission" t
+        WHERE t.patientId = j.value AND t.therapiesAccepted > 0
+        ORDER BY t.sentAt DESC LIMIT 1) AS lastSentAt,
+      (SELECT t.sentAt FROM "Transmission" t
+        WHERE t.patientId = j.value AND t.therapiesAccepted > 0 AND t.deviatingTherapies > 0
+        ORDER BY t.sentAt DESC LIMIT 1) AS lastDeviatingAt
+    FROM json_each(${json}) j`;
+}
+
+/** Per [patientId, before (ms), deviating (0/1)]: the newest counted sentAt before `before`. */
+export async function sentBefore(tx: Tx, asks: [string, number, 0 | 1][]) {
+  if (asks.length === 0) return [];
+  const json = JSON.stringify(asks);
+  return tx.$queryRaw<{ patientId: string; deviating: unknown; sentAt: unknown }[]>`
+    SELECT j.value ->> 0 AS patientId, j.value ->> 2 AS deviating,
+      (SELECT t.sentAt FROM "Transmission" t
+        WHERE t.patientId = j.value ->> 0 AND t.sentAt < j.value ->> 1
+          AND t.therapiesAccepted > 0 AND (j.value ->> 2 = 0 OR t.deviatingTherapies > 0)
+        ORDER BY t.sentAt DESC LIMIT 1) AS sentAt
+    FROM json_each(${json}) j`;
+}
+
+export type StandingValues = {
+  patientId: string;
+  days: [string | null, string | null, string | null];
+  scores: [number | null, number | null, number | null];
+  missed: [boolean, boolean, boolean];
+  transmitted: boolean;
+  lastSentAt: number | null;
+  lastSentBeforeAt: number | null;
+  lastDeviatingAt: number | null;
+  lastDeviatingBeforeAt: number | null;
+};
+
+/** Writes the values into every PatientStanding row of each patient, as one JSON text. */
+export function writeStanding(tx: Tx, values: StandingValues[]) {
+  const json = JSON.stringify(
+    values.map((v) => [
+      v.patientId,
+      ...v.days,
+      ...v.scores,
+      ...v.missed.map(Number),
+      Number(v.transmitted),
+      v.lastSentAt,
+      v.lastSentBeforeAt,
+      v.lastDeviatingAt,
+      v.lastDeviatingBeforeAt,
+    ]),
+  );
+  return tx.$executeRaw`UPDATE "PatientStanding" SET
+      day1 = v.value ->> 1, day2 = v.value ->> 2, day3 = v.value ->> 3,
+      score1 = v.value ->> 4, score2 = v.value ->> 5, score3 = v.value ->> 6,
+      missed1 = v.value ->> 7, missed2 = v.value ->> 8, missed3 = v.value ->> 9,
+      transmitted = v.value ->> 10, lastSentAt = v.value ->> 11, lastSentBeforeAt = v.value ->> 12,
+      lastDeviatingAt = v.value ->> 13, lastDeviatingBeforeAt = v.value ->> 14
+    FROM json_each(${json}) v
+    WHERE "PatientStanding".patientId = v.value ->> 0`;
 }
 
 /** What ingest queued (AdherenceQueue), by patient. */
