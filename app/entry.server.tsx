@@ -15,6 +15,8 @@ export {
   closeLiveStreams,
   checkReadiness,
 } from "~/jobs/lifecycle.server";
+// ... and the device API's own handler, which it mounts before Remix (server/http.ts).
+export { handleDeviceApi } from "~/domain/devices/deviceApi.server";
 
 const ABORT_DELAY = 5_000;
 

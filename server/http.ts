@@ -33,6 +33,7 @@ type AppEntry = {
   stopBackground(options?: { disconnect?: boolean }): Promise<void>;
   closeLiveStreams(): void;
   checkReadiness(expectedMigrations: string[]): Promise<{ ready: boolean }>;
+  handleDeviceApi: express.RequestHandler;
 };
 
 /** What the server serves: the Remix server build and the folder holding public/. */
@@ -51,6 +52,11 @@ export type ChainOptions = {
   mode: "development" | "production";
   /** the Remix request handler (tests give a stand-in); res.locals.cspNonce holds a page's nonce */
   handler: express.RequestHandler;
+  /**
+   * answers POSTs to the device API's exact paths, after the door (the app's handleDeviceApi,
+   * app/domain/devices/deviceApi.server.ts); default: `handler`
+   */
+  deviceApi?: express.RequestHandler;
   /** /readyz */
   readiness: () => Promise<{ ready: boolean }>;
   /** believe X-Forwarded-For (one proxy hop); default: TRUST_PROXY=1 or true */
@@ -109,9 +115,11 @@ export function createApp(options: ChainOptions) {
   app.use(requestGuard); // 405 for methods no route takes, 403 for cross-site posts
 
   // The device API (DEVICE-API.md) is JSON for machines: after the door it goes straight to its
-  // Remix routes, past the page middleware below (CSP nonces, compression), which cost a device
-  // request a good part of its time (docs/performance.md, "Device ingest").
-  app.post(DEVICE_API_PATH, handler);
+  // own handler, past the page middleware below (CSP nonces, compression) and Remix's routing and
+  // Fetch conversion, which cost a device request most of its time (docs/performance.md, "Device
+  // ingest"). The handler answers through the same code as the Remix routes, which keep every
+  // other form of these paths (another letter case, a trailing slash, GET).
+  app.post(DEVICE_API_PATH, options.deviceApi ?? handler);
 
   app.use((_req, res, next) => {
     res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
@@ -270,6 +278,7 @@ export async function serve(files: AppFiles, migrations: string[]) {
     mode,
     // Remix's handler catches its own errors and passes them to next().
     handler: (req, res, next) => void remixHandler(req, res, next),
+    deviceApi: (req, res, next) => entryOf(build).handleDeviceApi(req, res, next),
     readiness: () => entryOf(build).checkReadiness(migrations),
   });
 

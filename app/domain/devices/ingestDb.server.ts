@@ -22,8 +22,16 @@ import type { PrescriptionRow } from "~/domain/devices/deviation";
 type Statements = ReturnType<typeof prepare>;
 /** The connection and its prepared statements, as a write (runWrite) receives them. */
 export type IngestDb = { db: Database.Database; s: Statements };
+/** ... and the transaction functions of the group commit, made once per connection. */
+type Connection = IngestDb & {
+  /** one batch: BEGIN IMMEDIATE … COMMIT (call `.immediate`) */
+  batch: Database.Transaction<(pieces: Pending[]) => Outcome[]>;
+  /** one piece of a batch, in a savepoint of its own (a nested better-sqlite3 transaction) */
+  piece: Database.Transaction<(work: Pending["work"], c: IngestDb) => unknown>;
+};
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-const globalForIngest = globalThis as unknown as { __arcIngestDb?: IngestDb };
+const globalForIngest = globalThis as unknown as { __arcIngestDb?: Connection };
 
 function prepare(db: Database.Database) {
   return {
@@ -86,7 +94,7 @@ function prepare(db: Database.Database) {
   };
 }
 
-function connection(): IngestDb {
+function connection(): Connection {
   const cached = globalForIngest.__arcIngestDb;
   if (cached?.db.open && cached.db.name === env.databaseFile) return cached;
   // timeout 0: never sleep inside SQLite's busy handler, which would block the event loop while
@@ -97,7 +105,20 @@ function connection(): IngestDb {
   // FULL: a commit is fsynced before the 202 that acknowledges it (NORMAL, in WAL mode, could
   // lose the last commits on a power loss). Group commit keeps the cost to one fsync per batch.
   db.pragma("synchronous = FULL");
-  const opened = { db, s: prepare(db) };
+  const c: IngestDb = { db, s: prepare(db) };
+  const piece = db.transaction((work: Pending["work"], on: IngestDb) => work(on));
+  const batch = db.transaction((pieces: Pending[]) =>
+    pieces.map(({ work }): Outcome => {
+      try {
+        return { ok: true, value: piece(work, c) };
+      } catch (error) {
+        // SQLite ended the whole transaction (it may, on some errors): the batch fails.
+        if (!db.inTransaction) throw error;
+        return { ok: false, error };
+      }
+    }),
+  );
+  const opened: Connection = { ...c, batch, piece };
   globalForIngest.__arcIngestDb = opened;
   return opened;
 }
@@ -180,20 +201,7 @@ async function writeBatch(batch: Pending[]) {
     const c = connection();
     try {
       if (!c.db.inTransaction) {
-        const outcomes = c.db
-          .transaction(() =>
-            batch.map(({ work }) => {
-              try {
-                // A nested better-sqlite3 transaction is a savepoint.
-                return { ok: true as const, value: c.db.transaction(() => work(c))() };
-              } catch (error) {
-                // SQLite ended the whole transaction (it may, on some errors): the batch fails.
-                if (!c.db.inTransaction) throw error;
-                return { ok: false as const, error };
-              }
-            }),
-          )
-          .immediate();
+        const outcomes = c.batch.immediate(batch);
         if (outcomes.some((o) => o.ok)) noteWriteCommitted();
         outcomes.forEach((o, i) =>
           o.ok ? batch[i].resolve(o.value) : batch[i].reject(asIngestError(o.error)),
