@@ -21,6 +21,7 @@ import {
   setClientAddress,
 } from "../app/lib/door.server";
 import { env } from "../app/lib/env.server";
+import { createLimiter, QueueFull } from "../app/lib/limiter";
 import { logger } from "../app/lib/logger.server";
 import { pathOf, requestLog } from "../app/lib/requestLog.server";
 import { APP_VERSION as version } from "../app/lib/version.server";
@@ -258,6 +259,33 @@ export function listen(
   return server;
 }
 
+// Page renders in flight at once. A render holds its loader data and React tree in the heap (2–3 MB
+// for a profile) and is CPU work on the one main thread, so more at once only interleave: 50 users
+// at once without a bound took the server's RSS past 300 MB (docs/decisions.md "Memory budget").
+// Requests past the bound wait in order; the chat's event stream lives for minutes and is no render.
+export const RENDERS_AT_ONCE = 8;
+const RENDERS_WAITING = 2000;
+const LIVE_STREAM_PATH = "/app/chat/stream";
+
+type AsyncHandler = (...args: Parameters<express.RequestHandler>) => Promise<void>;
+
+/** `remixHandler` with at most RENDERS_AT_ONCE page renders (GET, HEAD) running at once. */
+export function boundedRenders(remixHandler: AsyncHandler, size = RENDERS_AT_ONCE) {
+  const renders = createLimiter(size, RENDERS_WAITING);
+  const bounded: express.RequestHandler = (req, res, next) => {
+    const render = (req.method === "GET" || req.method === "HEAD") && req.path !== LIVE_STREAM_PATH;
+    // Remix's handler catches its own errors and passes them to next().
+    if (!render) return void remixHandler(req, res, next);
+    renders
+      .run(() => (req.socket.destroyed ? Promise.resolve() : remixHandler(req, res, next)))
+      .catch((error: unknown) => {
+        if (!(error instanceof QueueFull)) return next(error);
+        res.status(503).set("Retry-After", "1").type("text/plain").send("Busy: try again.");
+      });
+  };
+  return bounded;
+}
+
 /** Serves the app; `migrations`: this version's migration names, which /readyz expects applied. */
 export async function serve(files: AppFiles, migrations: string[]) {
   const mode = process.env.NODE_ENV === "development" ? "development" : "production";
@@ -276,8 +304,7 @@ export async function serve(files: AppFiles, migrations: string[]) {
   const app = createApp({
     root,
     mode,
-    // Remix's handler catches its own errors and passes them to next().
-    handler: (req, res, next) => void remixHandler(req, res, next),
+    handler: boundedRenders(remixHandler),
     deviceApi: (req, res, next) => entryOf(build).handleDeviceApi(req, res, next),
     readiness: () => entryOf(build).checkReadiness(migrations),
   });

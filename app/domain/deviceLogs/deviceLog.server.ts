@@ -42,7 +42,7 @@ import {
   readModelFile,
   readRowsFile,
 } from "~/domain/deviceLogs/parsedLog.server";
-import { createLimiter } from "~/lib/workerThread.server";
+import { createLimiter } from "~/lib/limiter";
 
 /** The multipart field of the file (spec 3 §7.4). */
 export const LOG_FILE_FIELD = "uploaded-csv";
