@@ -505,6 +505,7 @@ export async function buildWorld(opts: BuildOptions): Promise<WorldInfo> {
       let cy = 0;
       const therapyRow: unknown[] = new Array(20);
       for (let k = maxDays; k >= 1; k--) {
+        if (k % 60 === 0) log(`  data: ${maxDays - k} of ${maxDays} days written (${w.Therapy.rows.toLocaleString("en-US")} therapies)`); // prettier-ignore
         for (const p of patients) {
           if (k > p.days || p.habit === "never") continue;
           const r = p.r;
