@@ -2,7 +2,7 @@
 // - The super admin's two lists (spec 2 §2): searching, sorting and paging all happen in SQL; the
 //   sort columns are whitelisted, so only those names reach ORDER BY. Ties are broken by rowid,
 //   which rides along in every index, so a page never needs a second sort and paging is stable.
-//   Raw for speed: docs/performance.md "Dashboard lists" (scripts/bench/lists.ts shows the plans).
+//   Raw for speed: docs/performance.md "Over HTTP" (npm run bench, the admin list rows).
 // - The Add Care Site duplicate check: names compared case-insensitively (COLLATE NOCASE), which
 //   Prisma's client cannot say on SQLite.
 import { Prisma, type CareSite, type User } from "~/generated/prisma/client";
@@ -62,10 +62,9 @@ const PERSON_ORDER: Record<PersonSort, string[]> = {
 };
 
 /**
- * The SQL of the two lists: the page and the total. Exported so that scripts/bench/lists.ts
- * can show SQLite's query plans of exactly what runs.
+ * The SQL of the two lists: the page and the total.
  */
-export const listQueries = {
+const listQueries = {
   careSites(params: ListParams<CareSiteSort>) {
     const pattern = containsPattern(params.q);
     const search = params.q

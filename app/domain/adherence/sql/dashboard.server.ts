@@ -1,16 +1,9 @@
 // The care-site-scoped statements the dashboards read (the care site dashboard, the daily
-// notification summary), one per question. Raw for speed: docs/performance.md "Care site
-// dashboard" (2,000 patients with a year of data; scripts/bench/dashboard.ts runs the same SQL
-// as its floor). The site's patients drive every query (CROSS JOIN keeps them the outer loop in
+// notification summary), one per question. Raw for speed: docs/performance.md "Over HTTP"
+// (npm run bench: 2,000 and 20,000 patients with a year of data). The site's patients drive every query (CROSS JOIN keeps them the outer loop in
 // SQLite), so each one reads only those patients' rows through the (patientId, …) indexes,
 // however big the tables.
-import {
-  Prisma,
-  type DailyAdherence,
-  type Membership,
-  type Pairing,
-  type User,
-} from "~/generated/prisma/client";
+import { Prisma, type DailyAdherence, type Membership } from "~/generated/prisma/client";
 import { prisma } from "~/lib/db.server";
 import { DEFAULT_TIME_ZONE, dayInZone } from "~/lib/time";
 import { addDays, dayStart, MISSED_DAYS_THRESHOLD } from "../score";
@@ -179,22 +172,6 @@ export async function therapyAdjustments(careSiteId: string, fromDay: string, to
     adjustments: Number(r.adjustments),
     adjustedOn: dayInZone(new Date(toMs(r.adjustedAt)), zone),
   }));
-}
-
-export type SitePerson = Pick<User, "id" | "firstName" | "lastName" | "photoId"> & {
-  pairId: Pairing["id"] | null;
-};
-
-/**
- * The care site's patients' names, photos and current pairings, in one statement (a category
- * list can hold most of them; Prisma's relation query cost 40 ms more at 2,000 patients).
- */
-export function sitePeople(careSiteId: string) {
-  return prisma.$queryRaw<SitePerson[]>`
-    SELECT u.id, u.firstName, u.lastName, u.photoId,
-      (SELECT p.id FROM "Pairing" p WHERE p.patientId = u.id AND p.unpairedAt IS NULL LIMIT 1) AS pairId
-    FROM "Membership" m JOIN "User" u ON u.id = m.userId
-    WHERE m.careSiteId = ${careSiteId} AND m.role = 'patient' AND m.status = 'accepted'`;
 }
 
 // ---------------------------------------------------------------------------------------------
