@@ -134,6 +134,14 @@ export type LoadResult = {
   seconds: number;
 };
 
+// What a browser's page load sends that changes the answer: HTML (the profile's charts travel once,
+// app/ui/charts/hydration.server.ts) and compressed, as every browser asks for it.
+const BROWSER_PAGE_LOAD = {
+  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "sec-fetch-dest": "document",
+  "accept-encoding": "gzip, deflate, br",
+};
+
 function cannon(
   spec: LoadSpec,
   seconds: number,
@@ -156,7 +164,11 @@ function cannon(
               method: r.method ?? "GET",
               path: r.path,
               body: r.body,
-              headers: { ...(r.headers ?? {}), ...(cookie ? { cookie } : {}) },
+              headers: {
+                ...((r.method ?? "GET") === "GET" ? BROWSER_PAGE_LOAD : {}),
+                ...(r.headers ?? {}),
+                ...(cookie ? { cookie } : {}),
+              },
             })),
           );
         },
