@@ -4,13 +4,13 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
 import { createCookie } from "@remix-run/node";
 import Database from "better-sqlite3";
+import { contentionMeter, type Contention } from "./support";
+export { contentionMeter, type Contention };
 import {
-  parsePressureTotal,
   parseProcStatTicks,
   parseProcStatusMemory,
   percentiles,
@@ -34,27 +34,6 @@ export function processMemory(pid: number) {
   } catch {
     return { rssMb: NaN, hwmMb: NaN };
   }
-}
-
-function pressureTotal() {
-  try {
-    return parsePressureTotal(fs.readFileSync("/proc/pressure/cpu", "utf8"));
-  } catch {
-    return NaN;
-  }
-}
-
-/** How busy the machine was over a span: load average at its start and end, CPU pressure share. */
-export type Contention = { load: [number, number]; pressure: number };
-
-export function contentionMeter(): () => Contention {
-  const load0 = os.loadavg()[0];
-  const p0 = pressureTotal();
-  const t0 = performance.now();
-  return () => ({
-    load: [load0, os.loadavg()[0]],
-    pressure: (pressureTotal() - p0) / ((performance.now() - t0) * 1000),
-  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { DEMO_KEY_HEX } from "../../app/domain/deviceLogs/keys";
+import { parsePressureTotal } from "./measure";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const DOC_FILE = path.join(ROOT, "docs", "performance.md");
@@ -40,8 +41,7 @@ export function queryPlanLines(plans: Record<string, string>) {
 /** CPU pressure (Linux PSI): microseconds during which some task waited for a CPU; NaN elsewhere. */
 export function cpuPressureTotal() {
   try {
-    const text = fs.readFileSync("/proc/pressure/cpu", "utf8");
-    return Number(/some .*total=(\d+)/.exec(text)?.[1] ?? NaN);
+    return parsePressureTotal(fs.readFileSync("/proc/pressure/cpu", "utf8"));
   } catch {
     return NaN;
   }
