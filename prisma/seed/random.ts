@@ -2,20 +2,21 @@
 // so each patient and device has its own and the world is the same on every run.
 const SEED = 20261121;
 
-/** FNV-1a: turns a label into a 32-bit seed. */
-function seedOf(label: string) {
+/** FNV-1a: turns a label into a 32-bit seed, mixed with the world's seed. */
+function seedOf(label: string, seed: number) {
   let h = 0x811c9dc5;
   for (let i = 0; i < label.length; i++) {
     h ^= label.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return (h ^ SEED) >>> 0;
+  return (h ^ seed) >>> 0;
 }
 
 export class Rng {
   private a: number;
-  constructor(label: string) {
-    this.a = seedOf(label);
+  /** `seed`: the demo world's by default; scripts/world draws other worlds from other seeds. */
+  constructor(label: string, seed = SEED) {
+    this.a = seedOf(label, seed);
   }
   /** mulberry32 */
   next() {

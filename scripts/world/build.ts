@@ -50,6 +50,7 @@ import {
   SITES,
 } from "../../prisma/seed/content";
 import { demoDeviceToken } from "../../prisma/seed/devices";
+import { Rng } from "../../prisma/seed/random";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
@@ -110,34 +111,10 @@ const GOAL_DAY_SUBSETS = ["mon,tue,wed,thu,fri", "mon,wed,fri", "tue,thu,sat", "
 // Randomness: a stream per label, from the seed
 // ---------------------------------------------------------------------------------------------
 
-/** mulberry32 seeded by FNV-1a(label) mixed with the world's seed. */
-export class Stream {
-  private a: number;
-  constructor(seed: number, label: string) {
-    let h = 0x811c9dc5;
-    for (let i = 0; i < label.length; i++) {
-      h ^= label.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    this.a = (h ^ Math.imul(seed >>> 0, 0x9e3779b1)) >>> 0;
-  }
-  next() {
-    this.a = (this.a + 0x6d2b79f5) >>> 0;
-    let t = this.a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(lo: number, hi: number) {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-  chance(p: number) {
-    return this.next() < p;
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)];
-  }
-}
+/** A stream per label, from the world's seed (the demo seed's generator, prisma/seed/random.ts). */
+const streamOf = (seed: number, label: string) =>
+  new Rng(label, Math.imul(seed >>> 0, 0x9e3779b1) >>> 0);
+type Stream = Rng;
 
 // ---------------------------------------------------------------------------------------------
 // The database file
@@ -330,7 +307,7 @@ export async function buildWorld(opts: BuildOptions): Promise<WorldInfo> {
       for (const index of deferred) db.exec(`DROP INDEX "${index.name}"`);
       // Smaller care sites, each with an administrator.
       for (let s = 1; s <= smallCount; s++) {
-        const r = new Stream(seed, `site:${s}`);
+        const r = streamOf(seed, `site:${s}`);
         const place = SMALL_SITE_PLACES[(s - 1) % SMALL_SITE_PLACES.length];
         const created = now.getTime() - (Math.max(D, PROFILE_DAYS) + r.int(40, 400)) * DAY;
         const site = buildCareSite({
@@ -381,7 +358,7 @@ export async function buildWorld(opts: BuildOptions): Promise<WorldInfo> {
       const patients: Patient[] = [];
       let goals = 0;
       for (let n = 0; n < N; n++) {
-        const r = new Stream(seed, `patient:${n}`);
+        const r = streamOf(seed, `patient:${n}`);
         const profile = n === 0;
         const site = n % SMALL_SHARE === SMALL_SHARE - 1 && sites.length > 0 ? sites[Math.floor(n / SMALL_SHARE) % sites.length] : big; // prettier-ignore
         const days = profile ? PROFILE_DAYS : D;
