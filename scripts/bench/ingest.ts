@@ -31,6 +31,7 @@ import { seedDemoWorld } from "../../prisma/seed";
 import { DeviceClient, type Transmission } from "../sim/client";
 import { plan, provision, simulate } from "../simulate-devices";
 import {
+  addBenchSite,
   cpuPressureTotal,
   ensureBuild,
   freePort,
@@ -54,7 +55,6 @@ const SEED = 42;
 /** Devices of the in-process breakdown (after the HTTP run). */
 const BREAKDOWN_DEVICES = 60;
 const TARGET_THERAPIES_PER_SECOND = 2_000;
-const BENCH_SITE = "Bench Ingest Respiratory Care";
 
 function argValue(name: string) {
   const i = process.argv.indexOf(`--${name}`);
@@ -83,40 +83,6 @@ const CLOCK_TICKS = (() => {
 // ---------------------------------------------------------------------------------------------
 // Data
 // ---------------------------------------------------------------------------------------------
-
-/** A care site with `count` accepted patients and no devices yet: the simulator pairs them. */
-function addBenchSite(databaseFile: string, count: number) {
-  const db = new Database(databaseFile);
-  try {
-    db.pragma("busy_timeout = 5000");
-    const now = Date.now();
-    const siteId = crypto.randomUUID();
-    db.transaction(() => {
-      db.prepare(
-        `INSERT INTO "CareSite" (id, accountNumber, name, city, state, zip, country, status, timeZone, createdAt, updatedAt)
-         VALUES (?, 'BENCH-INGEST', ?, 'Chicago', 'Illinois', '60601', 'United States', 'active', 'America/Chicago', ?, ?)`,
-      ).run(siteId, BENCH_SITE, now, now);
-      const user = db.prepare(
-        `INSERT INTO "User" (id, username, email, phone, passwordHash, role, status, firstName, lastName, measuringUnit, country, createdAt, updatedAt)
-         VALUES (?, ?, ?, ?, 'x', 'patient', 'active', ?, ?, 'Imperial', 'United States', ?, ?)`,
-      );
-      const membership = db.prepare(
-        `INSERT INTO "Membership" (id, careSiteId, userId, role, status, createdAt, updatedAt, acceptedAt)
-         VALUES (?, ?, ?, 'patient', 'accepted', ?, ?, ?)`,
-      );
-      for (let i = 0; i < count; i++) {
-        const userId = crypto.randomUUID();
-        const n = String(i).padStart(5, "0");
-        user.run(userId, `bench.ingest${n}`, `bench.ingest${n}@example.test`, `1514${String(2_000_000 + i)}`, "Pat", `Ingest${n}`, now, now); // prettier-ignore
-        membership.run(crypto.randomUUID(), siteId, userId, now, now, now);
-      }
-    })();
-    db.exec("ANALYZE");
-    return siteId;
-  } finally {
-    db.close();
-  }
-}
 
 function tableCount(db: Database.Database, table: string) {
   return (db.prepare(`SELECT COUNT(*) AS n FROM "${table}"`).get() as { n: number }).n;
@@ -371,7 +337,7 @@ async function main() {
   try {
     const databaseFile = path.join(dir, "arc.db");
     const seeded = await seedDemoWorld(databaseFile);
-    const siteId = addBenchSite(databaseFile, DEVICES + BREAKDOWN_DEVICES);
+    const siteId = addBenchSite(databaseFile, DEVICES + BREAKDOWN_DEVICES, "ingest", 2_000_000);
     const runs: HttpRun[] = [await runHttp(dir, siteId, SYNC_DAYS[0])];
     const breakdown = await runBreakdown(dir, siteId);
     // Every further scenario on a fresh copy of the world (the same patients, no therapies).
@@ -379,7 +345,13 @@ async function main() {
       const next = fs.mkdtempSync(path.join(os.tmpdir(), "arc-bench-ingest-"));
       dirs.push(next);
       await seedDemoWorld(path.join(next, "arc.db"));
-      runs.push(await runHttp(next, addBenchSite(path.join(next, "arc.db"), DEVICES), syncDays));
+      runs.push(
+        await runHttp(
+          next,
+          addBenchSite(path.join(next, "arc.db"), DEVICES, "ingest", 2_000_000),
+          syncDays,
+        ),
+      );
     }
     const section = render({ build, seeded: seeded.counts, runs, breakdown });
     console.log(section);

@@ -1,7 +1,7 @@
 // Load and what it costs the serving process, for `npm run bench` (scripts/bench/run.ts):
 // autocannon runs (a warm-up, then the timed run) with one signed-in session per connection, the
 // server's CPU time and memory from /proc, and the bare node:http floor server.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -266,13 +266,4 @@ export async function startFloorServer(port: number) {
     child.stdout!.once("data", () => resolve());
   });
   return child;
-}
-
-export async function stopChild(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 25_000);
-  await exited;
-  clearTimeout(timer);
 }

@@ -51,7 +51,6 @@ import {
   runLoad,
   startFloorServer,
   startLoad,
-  stopChild,
   timedGet,
   type Contention,
   type LoadRequest,
@@ -75,6 +74,7 @@ import {
   type Target,
 } from "./measure";
 import {
+  addBenchSite,
   ensureBuild,
   markdownTable,
   ROOT,
@@ -395,7 +395,7 @@ async function floorRow() {
       ratio: "1×",
     });
   } finally {
-    await stopChild(child);
+    await stopServer(child);
   }
 }
 
@@ -509,46 +509,13 @@ async function memoryRows(world: World, app: App) {
 
 // ---- ingest ----
 
-/** A care site with `count` accepted patients and no devices yet: the simulator pairs them. */
-function addIngestSite(databaseFile: string, count: number) {
-  const db = new Database(databaseFile);
-  try {
-    const now = Date.now();
-    const siteId = crypto.randomUUID();
-    db.transaction(() => {
-      db.prepare(
-        `INSERT INTO "CareSite" (id, accountNumber, name, city, state, zip, country, status, timeZone, createdAt, updatedAt)
-         VALUES (?, 'BENCH-HTTP', 'Bench HTTP Respiratory Care', 'Chicago', 'Illinois', '60601', 'United States', 'active', 'America/Chicago', ?, ?)`,
-      ).run(siteId, now, now);
-      const user = db.prepare(
-        `INSERT INTO "User" (id, username, email, phone, passwordHash, role, status, firstName, lastName, measuringUnit, country, createdAt, updatedAt)
-         VALUES (?, ?, ?, ?, 'x', 'patient', 'active', 'Pat', ?, 'Imperial', 'United States', ?, ?)`,
-      );
-      const membership = db.prepare(
-        `INSERT INTO "Membership" (id, careSiteId, userId, role, status, createdAt, updatedAt, acceptedAt)
-         VALUES (?, ?, ?, 'patient', 'accepted', ?, ?, ?)`,
-      );
-      for (let i = 0; i < count; i++) {
-        const id = crypto.randomUUID();
-        const n = String(i).padStart(5, "0");
-        user.run(id, `bench.http${n}`, `bench.http${n}@example.test`, `1514${3_000_000 + i}`, `Http${n}`, now, now); // prettier-ignore
-        membership.run(crypto.randomUUID(), siteId, id, now, now, now);
-      }
-    })();
-    db.exec("ANALYZE");
-    return siteId;
-  } finally {
-    db.close();
-  }
-}
-
 async function ingestRow() {
   const dataDir = path.join(SCRATCH, "ingest-world");
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });
   const databaseFile = path.join(dataDir, "arc.db");
   await seedDemoWorld(databaseFile);
-  const siteId = addIngestSite(databaseFile, INGEST.devices);
+  const siteId = addBenchSite(databaseFile, INGEST.devices, "http", 3_000_000);
   const app = await startApp(PORT.ingest, dataDir, "ingest");
   const latencies: number[] = [];
   let sample = "";
@@ -609,7 +576,7 @@ async function ingestRow() {
   try {
     floor = await runLoad({ base: `http://127.0.0.1:${PORT.floor}`, pid: child.pid!, requests: [{ method: "POST", path: "/api/v1/devices/X/transmissions", headers: { "content-type": "application/json" }, body: sample }], connections: INGEST.concurrency, duration: options.duration, warmup: options.warmup, expect: [202] }); // prettier-ignore
   } finally {
-    await stopChild(child);
+    await stopServer(child);
   }
   const therapiesPerS = result.therapiesAccepted / seconds;
   const transmissionsPerS = result.transmissions / seconds;

@@ -1,10 +1,12 @@
 // What every benchmark script shares: percentiles, Markdown tables, and writing its own section of
 // docs/performance.md (between `<!-- name:start -->` and `<!-- name:end -->`; the rest is kept).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { DEMO_KEY_HEX } from "../../app/domain/deviceLogs/keys";
 import { parsePressureTotal } from "./measure";
 
@@ -188,4 +190,42 @@ export async function stopServer(child: ChildProcess) {
   const timer = setTimeout(() => child.kill("SIGKILL"), 25_000);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * A care site (Chicago) with `count` accepted patients and no devices yet: the simulator pairs
+ * them. `tag` names the site and its people (`bench.<tag>00001`); `phoneBase` keeps phones apart.
+ */
+export function addBenchSite(databaseFile: string, count: number, tag: string, phoneBase: number) {
+  const db = new Database(databaseFile);
+  try {
+    db.pragma("busy_timeout = 5000");
+    const now = Date.now();
+    const siteId = crypto.randomUUID();
+    const title = tag[0].toUpperCase() + tag.slice(1);
+    db.transaction(() => {
+      db.prepare(
+        `INSERT INTO "CareSite" (id, accountNumber, name, city, state, zip, country, status, timeZone, createdAt, updatedAt)
+         VALUES (?, ?, ?, 'Chicago', 'Illinois', '60601', 'United States', 'active', 'America/Chicago', ?, ?)`,
+      ).run(siteId, `BENCH-${tag.toUpperCase()}`, `Bench ${title} Respiratory Care`, now, now);
+      const user = db.prepare(
+        `INSERT INTO "User" (id, username, email, phone, passwordHash, role, status, firstName, lastName, measuringUnit, country, createdAt, updatedAt)
+         VALUES (?, ?, ?, ?, 'x', 'patient', 'active', 'Pat', ?, 'Imperial', 'United States', ?, ?)`,
+      );
+      const membership = db.prepare(
+        `INSERT INTO "Membership" (id, careSiteId, userId, role, status, createdAt, updatedAt, acceptedAt)
+         VALUES (?, ?, ?, 'patient', 'accepted', ?, ?, ?)`,
+      );
+      for (let i = 0; i < count; i++) {
+        const userId = crypto.randomUUID();
+        const n = String(i).padStart(5, "0");
+        user.run(userId, `bench.${tag}${n}`, `bench.${tag}${n}@example.test`, `1514${phoneBase + i}`, `${title}${n}`, now, now); // prettier-ignore
+        membership.run(crypto.randomUUID(), siteId, userId, now, now, now);
+      }
+    })();
+    db.exec("ANALYZE");
+    return siteId;
+  } finally {
+    db.close();
+  }
 }

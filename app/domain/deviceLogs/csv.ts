@@ -20,6 +20,23 @@ export type DeviceLogCsvRow = {
   Value: string;
 };
 
+/** A record as its CSV row (the columns of DEVICE_LOG_CSV_FIELDS). */
+export function csvRowOf(row: {
+  eventId: DeviceLogCsvRow["Event ID"];
+  eventType: DeviceLogCsvRow["Event Type"];
+  logType: DeviceLogCsvRow["Log Type"];
+  timeStamp: DeviceLogCsvRow["Time Stamp"];
+  value: DeviceLogCsvRow["Value"];
+}): DeviceLogCsvRow {
+  return {
+    "Event ID": row.eventId,
+    "Event Type": row.eventType,
+    "Log Type": row.logType,
+    "Time Stamp": row.timeStamp,
+    Value: row.value,
+  };
+}
+
 /**
  * The log's rows for CSV output; with a range, only rows whose own Time Stamp date lies within
  * From..To (inclusive). Throws a DeviceLogError at the first fault.
@@ -32,12 +49,6 @@ export async function* deviceLogCsvRows(
   for await (const row of readDeviceLog(source, options)) {
     const day = stampDay(row.stamp);
     if (day < from || day > to) continue;
-    yield {
-      "Event ID": row.eventId,
-      "Event Type": row.eventType,
-      "Log Type": row.logType,
-      "Time Stamp": row.timeStamp,
-      Value: row.value,
-    };
+    yield csvRowOf(row);
   }
 }

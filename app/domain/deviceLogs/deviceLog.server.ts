@@ -19,7 +19,7 @@ import { DECRYPT_DIALOG } from "~/domain/deviceLogs/decryptDialog";
 import { rangeMessages } from "~/lib/dateRange";
 import { parseIsoDay, type DayRange } from "~/domain/deviceLogs/calendar";
 import { dayBounds, packStamp, stampDay } from "~/domain/deviceLogs/calendar";
-import { DEVICE_LOG_CSV_FIELDS, type DeviceLogCsvRow } from "~/domain/deviceLogs/csv";
+import { csvRowOf, DEVICE_LOG_CSV_FIELDS, type DeviceLogCsvRow } from "~/domain/deviceLogs/csv";
 import {
   keyOfLog,
   parsedDir,
@@ -251,13 +251,7 @@ async function* storedCsvRows(
     const row = next.value;
     const day = stampDay(packStamp(row.timeStamp));
     if (day >= from && day <= to) {
-      yield {
-        "Event ID": row.eventId,
-        "Event Type": row.eventType,
-        "Log Type": row.logType,
-        "Time Stamp": row.timeStamp,
-        Value: row.value,
-      };
+      yield csvRowOf(row);
     }
     next = await first.source.next();
   }
