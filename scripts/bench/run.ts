@@ -90,8 +90,9 @@ const options = parseOptions(process.argv.slice(2));
 const BENCH_DIR = path.join(ROOT, ".bench");
 const WORLDS_DIR = path.resolve(options.worldsDir ?? path.join(BENCH_DIR, "worlds"));
 const SCRATCH = path.resolve(options.scratchDir ?? path.join(BENCH_DIR, "tmp"));
-/** This helper's ports (3421–3429): the floor, the app, the device-log world, ingest. */
-const PORT = { floor: 3421, app: 3422, devicelog: 3423, ingest: 3424 };
+/** The bench's ports: the floor, the app, the device-log world, ingest (BENCH_PORT_BASE, default 3421). */
+const PORT_BASE = Number(process.env.BENCH_PORT_BASE) || 3421;
+const PORT = { floor: PORT_BASE, app: PORT_BASE + 1, devicelog: PORT_BASE + 2, ingest: PORT_BASE + 3 };
 const SESSION_SECRET = `bench-${crypto.randomBytes(24).toString("hex")}`;
 const C = options.connections;
 const SEED = 42;

@@ -16,15 +16,14 @@ export type World = {
   builtInS: number | null;
 };
 
-/** The newest migration's directory name (what a world is rebuilt for). */
-export function newestMigration() {
+/** The migrations' directory names, oldest first. */
+function migrations() {
   const dir = path.join(ROOT, "prisma", "migrations");
   return fs
     .readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
-    .sort()
-    .at(-1)!;
+    .sort();
 }
 
 function readInfo(dataDir: string): WorldInfo | null {
@@ -40,21 +39,22 @@ const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /**
  * The world of that size: reused when built today (its data runs up to yesterday, as the clock
- * moves) for the newest migration; built again otherwise.
+ * moves) with a migration of this checkout; built again otherwise.
  */
 export async function ensureWorld(
   worldsDir: string,
   size: { patients: number; days: number; seed: number },
   log: (line: string) => void,
 ): Promise<World> {
-  const migration = newestMigration();
+  const known = migrations();
+  const migration = known.at(-1)!;
   const name = `${size.patients}x${size.days}-seed${size.seed}`;
   const dataDir = path.join(worldsDir, name);
   const databaseFile = path.join(dataDir, "arc.db");
   const existing = readInfo(dataDir);
   if (
     existing &&
-    existing.migration === migration &&
+    known.includes(existing.migration) &&
     utcDay(new Date(existing.builtAt)) === utcDay(new Date()) &&
     fs.existsSync(databaseFile)
   ) {
