@@ -15,6 +15,7 @@ import {
   parseProcStatusMemory,
   percentiles,
   type Percentiles,
+  type ProfileWindow,
 } from "./measure";
 
 const CLOCK_TICKS = (() => {
@@ -111,7 +112,13 @@ export type LoadResult = {
   errors: number;
   contention: Contention;
   seconds: number;
+  /** The serving process, and its timed run on the monotonic clock (to cut its CPU profile). */
+  pid: number;
+  window: ProfileWindow;
 };
+
+/** Now on the monotonic clock, in µs (the clock of V8's CPU profiles). */
+export const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 // What a browser's page load sends that changes the answer: HTML (the profile's charts travel once,
 // app/ui/charts/hydration.server.ts) and compressed, as every browser asks for it.
@@ -175,6 +182,7 @@ export async function startLoad(spec: LoadSpec) {
   const unexpected: Record<string, number> = {};
   let rssPeak = 0;
   const started = performance.now();
+  const fromUs = monotonicUs();
   const sampler = setInterval(() => {
     const m = processMemory(spec.pid);
     rssPeak = Math.max(rssPeak, m.rssMb);
@@ -194,6 +202,7 @@ export async function startLoad(spec: LoadSpec) {
       clearInterval(sampler);
     }
     const seconds = (performance.now() - started) / 1000;
+    const window = { fromUs, toUs: monotonicUs() };
     const cpu = processCpuMs(spec.pid) - cpu0;
     const memory = processMemory(spec.pid);
     return {
@@ -207,6 +216,8 @@ export async function startLoad(spec: LoadSpec) {
       errors: result.errors + result.timeouts,
       contention: contention(),
       seconds,
+      pid: spec.pid,
+      window,
     };
   })();
   return { stop: run.stop, finished };

@@ -134,27 +134,94 @@ type ProfileNode = {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
 };
-export type CpuProfile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+/** A V8 CPU profile (node --cpu-prof): startTime and the deltas are µs of the monotonic clock. */
+export type CpuProfile = {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime?: number;
+};
+/** A stretch of the monotonic clock in µs (process.hrtime, the clock V8's profiles use on Linux). */
+export type ProfileWindow = { fromUs: number; toUs: number };
 
-/** The functions with the most self time (ms, share of the busy samples), grouped by name and place. */
-export function topSelfTime(profile: CpuProfile, top = 15) {
+type Frame = ProfileNode["callFrame"];
+
+/** Each busy sample's frame and µs (the gap to the next sample), only those inside the window. */
+function busySamples(profile: CpuProfile, window?: ProfileWindow) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map<string, number>();
-  let total = 0;
+  const out: { frame: Frame; us: number }[] = [];
+  let t = profile.startTime ?? 0;
   profile.samples.forEach((id, i) => {
-    const us = profile.timeDeltas[i + 1] ?? 0;
+    t += profile.timeDeltas[i] ?? 0;
+    if (window && (t < window.fromUs || t >= window.toUs)) return;
     const frame = byId.get(id)?.callFrame;
     // Idle time is not work: neither listed nor counted in the shares.
     if (!frame || frame.functionName === "(idle)") return;
-    const where = frame.url ? `${frame.url.replace(/^.*\/(node_modules|build|app)\//, "$1/")}:${frame.lineNumber + 1}` : ""; // prettier-ignore
-    const key = `${frame.functionName || "(anonymous)"}${where ? ` ${where}` : ""}`;
-    self.set(key, (self.get(key) ?? 0) + us);
-    total += us;
+    out.push({ frame, us: profile.timeDeltas[i + 1] ?? 0 });
   });
-  return [...self.entries()]
+  return out;
+}
+
+function summed(entries: { key: string; us: number }[], top: number) {
+  const sums = new Map<string, number>();
+  let total = 0;
+  for (const { key, us } of entries) {
+    sums.set(key, (sums.get(key) ?? 0) + us);
+    total += us;
+  }
+  return [...sums.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
     .map(([name, us]) => ({ name, ms: us / 1000, share: total ? us / total : 0 }));
+}
+
+/**
+ * The functions with the most self time (ms, share of the busy samples), grouped by name and
+ * place; with a window, only the samples inside it.
+ */
+export function topSelfTime(profile: CpuProfile, top = 15, window?: ProfileWindow) {
+  return summed(
+    busySamples(profile, window).map(({ frame, us }) => {
+      const where = frame.url ? `${frame.url.replace(/^.*\/(node_modules|build|app)\//, "$1/")}:${frame.lineNumber + 1}` : ""; // prettier-ignore
+      return { key: `${frame.functionName || "(anonymous)"}${where ? ` ${where}` : ""}`, us };
+    }),
+    top,
+  );
+}
+
+/**
+ * What a frame's self time is spent on, in words a reader of the table knows: the SQLite
+ * statements (better-sqlite3's native calls show as the JS function that made them: the Prisma
+ * adapter's performIO/executeIO), Prisma's client, React's render, Remix, compression, Node's own
+ * modules, the app's server build, garbage collection.
+ */
+export function categoryOf(frame: Frame) {
+  const { functionName: fn, url } = frame;
+  if (fn === "(garbage collector)") return "garbage collection";
+  if (fn === "(program)") return "V8 and native code outside JS ((program))";
+  if (url.includes("adapter-better-sqlite3") && /^(performIO|executeIO)$/.test(fn))
+    return "SQLite statements (run through Prisma's adapter)";
+  if (url.includes("/better-sqlite3/")) return "better-sqlite3 (JS side)";
+  if (url.includes("/@prisma/")) return "Prisma client and adapter (query building, result mapping)";
+  // The server's only WebAssembly is Prisma's query compiler (engineType "client").
+  if (url.startsWith("wasm://")) return "Prisma query compiler (WebAssembly)";
+  if (/\/(react-dom|react|scheduler)\//.test(url)) return "React server render";
+  if (url.includes("/@remix-run/")) return "Remix (router, loaders, serialisation)";
+  if (url === "node:zlib" || fn === "processChunk") return "compression (zlib)";
+  if (url.startsWith("node:")) return "Node.js modules (http, streams, crypto, fs)";
+  if (/\/build\/index\.js$/.test(url)) return "app code (build/index.js)";
+  if (/\/build\/[^/]+\.js$/.test(url)) return "server and workers (build/server.js, …)";
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+  if (pkg) return `package ${pkg[1]}`;
+  return url ? "other JS" : "native and V8 builtins";
+}
+
+/** Self time by category (categoryOf), largest first; with a window, only the samples inside it. */
+export function selfTimeByCategory(profile: CpuProfile, window?: ProfileWindow) {
+  return summed(
+    busySamples(profile, window).map(({ frame, us }) => ({ key: categoryOf(frame), us })),
+    Infinity,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -178,7 +245,8 @@ export type BenchOptions = {
   duration: number;
   warmup: number;
   connections: number;
-  profile: RowName | null;
+  /** Rows whose servers run with --cpu-prof (--profile all: every row). */
+  profile: RowName[];
   soakMinutes: number;
   worldsDir: string | null;
   /** The dashboard's small and large worlds; null: the defaults (2,000 and 20,000 × 365). */
@@ -196,7 +264,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     duration: NaN,
     warmup: NaN,
     connections: NaN,
-    profile: null,
+    profile: [],
     soakMinutes: 0,
     worldsDir: null,
     sizes: null,
@@ -237,9 +305,11 @@ export function parseOptions(argv: string[]): BenchOptions {
       case "connections":
         options.connections = Math.max(1, Math.round(number(name, value())));
         break;
-      case "profile":
-        options.profile = rows(value() ?? "")[0] ?? null;
+      case "profile": {
+        const text = value() ?? "";
+        options.profile = text.trim() === "all" ? [...ROW_NAMES] : rows(text);
         break;
+      }
       case "soak-minutes":
         options.soakMinutes = number(name, value());
         break;
@@ -271,8 +341,10 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (!Number.isFinite(options.duration)) options.duration = options.quick ? 5 : 15;
   if (!Number.isFinite(options.warmup)) options.warmup = options.quick ? 2 : 3;
   if (!Number.isFinite(options.connections)) options.connections = options.quick ? 2 : 10;
-  // A profiled row runs alone (the profile is of the server of that row only).
-  if (options.profile) options.only = [options.profile];
+  // Profiled rows run without the others unless --only says otherwise (a profile is cut to each
+  // row's timed run, so rows sharing a server do not mix).
+  if (options.profile.length && !argv.some((a) => a === "--only" || a.startsWith("--only=")))
+    options.only = [...options.profile];
   // The soak is part of the memory row.
   if (options.soakMinutes > 0 && !options.only.includes("memory")) options.only.push("memory");
   return options;

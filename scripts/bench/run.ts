@@ -15,7 +15,9 @@
 //                                         log, 10 memory users: to try the harness (not written)
 //   options: --only dashboard,admin  --duration S (15)  --warmup S (3)  --connections N (10)
 //            --sizes 2000x365[,20000x365] (the dashboard's worlds; one: no large-world rows)
-//            --profile <row> (the server runs with --cpu-prof; prints the top self-time functions)
+//            --profile <row>[,<row>] | all (the rows' servers run with --cpu-prof; each row's profile
+//            is cut to its timed run: self time by category and top functions, written to the
+//            bench-profile section of docs/performance.md instead of the table)
 //            --soak-minutes N  --worlds-dir DIR (.bench/worlds)  --scratch-dir DIR (.bench/tmp)
 //            --no-write (print only)  --build (npm run build first)
 //
@@ -48,6 +50,7 @@ import {
   makeSessions,
   processCpuMs,
   processMemory,
+  monotonicUs,
   runLoad,
   startFloorServer,
   startLoad,
@@ -66,9 +69,11 @@ import {
   ratio,
   scaleLine,
   slope,
+  selfTimeByCategory,
   topSelfTime,
   verdict,
   type CpuProfile,
+  type ProfileWindow,
   type Percentiles,
   type RowName,
   type Target,
@@ -149,7 +154,10 @@ type Row = {
 
 const rows: Row[] = [];
 const lines: string[] = [];
+/** "Where the time goes": one block per profiled row (--profile). */
 const profiles: string[] = [];
+/** The timed runs of rows on a profiled server: its profile is cut to each of them. */
+const profileWindows: { group: RowName; pid: number; label: string; window: ProfileWindow }[] = [];
 
 function loadRow(
   group: RowName,
@@ -159,6 +167,7 @@ function loadRow(
   floor: { text: string; cpuMs: number },
 ): Row {
   const judged = targets.map((t) => (t.unit === "req/s" ? load.perSecond : load.latency.p95));
+  profileWindows.push({ group, pid: load.pid, label: name, window: load.window });
   return {
     group,
     name,
@@ -184,9 +193,10 @@ const rpsTarget = (n: number) => minTarget(`≥ ${n} req/s`, n, "req/s");
 
 type App = { base: string; pid: number; stop: () => Promise<void> };
 
-async function startApp(port: number, dataDir: string, group: RowName): Promise<App> {
-  const profiled = options.profile === group;
-  const profDir = path.join(SCRATCH, "cpu-prof", `${group}-${Date.now()}`);
+/** The server of these rows; with --profile naming one of them, it runs with --cpu-prof. */
+async function startApp(port: number, dataDir: string, groups: RowName[]): Promise<App> {
+  const profiled = groups.some((g) => options.profile.includes(g));
+  const profDir = path.join(SCRATCH, "cpu-prof", `${groups.join("+")}-${Date.now()}`);
   if (profiled) fs.mkdirSync(profDir, { recursive: true });
   const nodeArgs = profiled ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
   const base = `http://127.0.0.1:${port}`;
@@ -208,7 +218,7 @@ async function startApp(port: number, dataDir: string, group: RowName): Promise<
     pid: child.pid!,
     stop: async () => {
       await stopServer(child);
-      if (profiled) reportProfile(group, profDir);
+      if (profiled) reportProfile(profDir, child.pid!);
     },
   };
 }
@@ -230,21 +240,41 @@ async function startUpDone(pid: number) {
   }
 }
 
-function reportProfile(group: RowName, dir: string) {
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")) : []; // prettier-ignore
+/**
+ * Where the time of each profiled row went: the server's CPU profile (and its worker threads')
+ * cut to the row's timed run, as self time by category and the functions with the most.
+ */
+function reportProfile(dir: string, pid: number) {
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort() : []; // prettier-ignore
   if (files.length === 0) {
-    profiles.push(`No CPU profile was written for ${group} (${dir}).`);
+    profiles.push(`No CPU profile was written in ${path.relative(ROOT, dir)}.`);
     return;
   }
+  const windows = profileWindows.filter((w) => w.pid === pid && options.profile.includes(w.group));
   for (const f of files) {
     const profile = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as CpuProfile;
-    const top = topSelfTime(profile, 20);
-    profiles.push(
-      [
-        `Top self time of the server of the ${group} row, its whole life (start-up and warm-up included; idle left out), from ${path.join(dir, f)}:`,
-        ...top.map((t) => `  ${fmt(t.ms).padStart(8)} ms ${(t.share * 100).toFixed(1).padStart(5)} %  ${t.name}`), // prettier-ignore
-      ].join("\n"),
-    );
+    // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread.
+    const thread = f.split(".")[4];
+    const who = thread === "0" ? "main thread" : `worker thread ${thread}`;
+    for (const { label, window } of windows) {
+      const categories = selfTimeByCategory(profile, window);
+      const busyMs = categories.reduce((sum, c) => sum + c.ms, 0);
+      if (thread !== "0" && busyMs < 50) continue; // a worker that did nothing in this row
+      const seconds = (window.toUs - window.fromUs) / 1e6;
+      profiles.push(
+        [
+          `#### ${label}: ${who}`,
+          "",
+          `${fmt(busyMs)} ms busy in ${fmt(seconds, 1)} s of the timed run (${path.relative(ROOT, path.join(dir, f))}). Self time by what it is spent on:`,
+          "",
+          ...categories.filter((c) => c.share >= 0.01).map((c) => `- ${(c.share * 100).toFixed(1)} % ${c.name} (${fmt(c.ms)} ms)`), // prettier-ignore
+          "",
+          "Functions with the most self time:",
+          "",
+          ...topSelfTime(profile, 8, window).map((t) => `- ${(t.share * 100).toFixed(1)} % \`${t.name}\``), // prettier-ignore
+        ].join("\n"),
+      );
+    }
   }
 }
 
@@ -517,10 +547,10 @@ async function ingestRow() {
   const databaseFile = path.join(dataDir, "arc.db");
   await seedDemoWorld(databaseFile);
   const siteId = addBenchSite(databaseFile, INGEST.devices, "http", 3_000_000);
-  const app = await startApp(PORT.ingest, dataDir, "ingest");
+  const app = await startApp(PORT.ingest, dataDir, ["ingest"]);
   const latencies: number[] = [];
   let sample = "";
-  let clock: { cpu: number; t: number; contention: () => Contention } | null = null;
+  let clock: { cpu: number; t: number; us: number; contention: () => Contention } | null = null;
   const original = DeviceClient.prototype.sendTransmission;
   let result: Awaited<ReturnType<typeof simulate>>;
   let serverCpu = 0;
@@ -528,7 +558,7 @@ async function ingestRow() {
   let contention: Contention;
   try {
     DeviceClient.prototype.sendTransmission = async function (this: DeviceClient, t: Transmission) {
-      clock ??= { cpu: processCpuMs(app.pid), t: performance.now(), contention: contentionMeter() };
+      clock ??= { cpu: processCpuMs(app.pid), t: performance.now(), us: monotonicUs(), contention: contentionMeter() }; // prettier-ignore
       if (!sample) sample = JSON.stringify(t);
       const start = performance.now();
       try {
@@ -554,7 +584,7 @@ async function ingestRow() {
       DeviceClient.prototype.sendTransmission = original;
     }
     if (!clock) throw new Error("the simulator sent nothing");
-    const c0: { cpu: number; t: number; contention: () => Contention } = clock;
+    const c0: { cpu: number; t: number; us: number; contention: () => Contention } = clock;
     seconds = (performance.now() - c0.t) / 1000;
     // The server's CPU until the adherence worker has caught up with what was sent.
     const db = new Database(databaseFile, { readonly: true });
@@ -568,6 +598,8 @@ async function ingestRow() {
     }
     serverCpu = processCpuMs(app.pid) - c0.cpu;
     contention = c0.contention();
+    const label = "Ingest over HTTP (the simulator's transmissions until the adherence worker caught up)";
+    profileWindows.push({ group: "ingest", pid: app.pid, label, window: { fromUs: c0.us, toUs: monotonicUs() } }); // prettier-ignore
   } finally {
     await app.stop();
   }
@@ -655,7 +687,7 @@ async function devicelogRows() {
   const cookies = await makeSessions(databaseFile, SESSION_SECRET, Array.from({ length: C }, () => ({ userId: siteadmin }))); // prettier-ignore
   const others = (app: App, duration: number, warmup: number) => ({ base: app.base, pid: app.pid, requests: [{ path: "/app" }], cookies, connections: C, duration, warmup }); // prettier-ignore
 
-  let app = await startApp(PORT.devicelog, dataDir, "devicelog");
+  let app = await startApp(PORT.devicelog, dataDir, ["devicelog"]);
   let uploadMs = NaN;
   let firstOpen = { ms: NaN, status: 0 };
   let reopen = { ms: NaN, status: 0 };
@@ -682,10 +714,11 @@ async function devicelogRows() {
     } finally {
       load.stop();
       duringUpload = await load.finished;
+      profileWindows.push({ group: "devicelog", pid: app.pid, label: `Device log: the ${fmt(fileMb)} MB upload and first open, other users loading \`/app\``, window: duringUpload.window }); // prettier-ignore
     }
     if (uuid) {
       await app.stop();
-      app = await startApp(PORT.devicelog, dataDir, "devicelog");
+      app = await startApp(PORT.devicelog, dataDir, ["devicelog"]);
       const again = await startLoad(others(app, 3600, 0));
       try {
         // Let the other users' load start before the reopen.
@@ -695,6 +728,7 @@ async function devicelogRows() {
       } finally {
         again.stop();
         duringReopen = await again.finished;
+        profileWindows.push({ group: "devicelog", pid: app.pid, label: "Device log: the reopen after a restart, other users loading `/app`", window: duringReopen.window }); // prettier-ignore
       }
       memory = processMemory(app.pid);
       if (reopen.status !== 200) problem = `the reopen answered HTTP ${reopen.status}`;
@@ -809,13 +843,10 @@ async function main() {
   // The HTTP floor comes first: every page row's floor includes it.
   await floorRow();
 
-  // The server of a world runs its rows in turn; a profiled row's server runs with --cpu-prof.
-  const serverGroup = (here: RowName[]) =>
-    options.profile && here.includes(options.profile) ? options.profile : here[0];
   const scale: { small?: Record<string, LoadResult>; large?: Record<string, LoadResult> } = {};
   if (want("dashboard") || want("profile")) {
     const w = await world(SIZES.small);
-    const app = await startApp(PORT.app, w.dataDir, serverGroup(["dashboard", "profile"]));
+    const app = await startApp(PORT.app, w.dataDir, ["dashboard", "profile"]);
     try {
       if (want("dashboard"))
         scale.small = await dashboardRows(w, `${fmt(SIZES.small.patients)} × ${SIZES.small.days}`, app, [p95Target(100), rpsTarget(100)]); // prettier-ignore
@@ -831,7 +862,7 @@ async function main() {
   if (SIZES.large && (want("dashboard") || want("admin") || want("memory"))) {
     const large = SIZES.large;
     const w = await world(large);
-    const app = await startApp(PORT.app, w.dataDir, serverGroup(["dashboard", "admin", "memory"]));
+    const app = await startApp(PORT.app, w.dataDir, ["dashboard", "admin", "memory"]);
     try {
       if (want("dashboard"))
         scale.large = await dashboardRows(w, `${fmt(large.patients)} × ${large.days}`, app, [p95Target(150)]); // prettier-ignore
@@ -878,18 +909,42 @@ async function main() {
     ...loadNotes(),
     "",
     "To re-run: `npm run build && npm run bench` (`-- --quick` to try it, `-- --only dashboard,admin`, " +
-      "`-- --profile dashboard` for where the time goes, `-- --soak-minutes 30` for the soak).",
+      "`-- --profile all` for where the time goes (the bench-profile section), `-- --soak-minutes 30` for the soak).",
     "",
     end,
   ].join("\n");
   console.log(`\n${section}\n`);
-  for (const p of profiles) console.log(`${p}\n`);
+  const profiled = options.profile.length > 0;
+  const where = profiled ? profileSection(command, minutes, build) : "";
+  if (profiled) console.log(`\n${where}\n`);
   const failed = rows.filter((r) => r.problem);
   if (failed.length > 0) {
     console.error(`${failed.length} row(s) failed: docs/performance.md is not written.`);
     process.exitCode = 1;
-  } else if (options.write && !options.quick && !options.profile) writeSection("bench", section);
-  else log("(not written to docs/performance.md: --quick, --profile or --no-write)");
+  } else if (!options.write || options.quick) {
+    log("(not written to docs/performance.md: --quick or --no-write)");
+  } else if (profiled) {
+    // Profiled figures carry the profiler's cost: only where the time goes is written.
+    writeSection("bench-profile", where);
+  } else writeSection("bench", section);
+}
+
+/** The "where the time goes" section of a profiled run (`--profile`). */
+function profileSection(command: string, minutes: number, build: ReturnType<typeof ensureBuild>) {
+  const { start, end } = sectionMarkers("bench-profile");
+  return [
+    start,
+    "",
+    "## Where the time goes: CPU profiles of the rows, cut to each timed run",
+    "",
+    `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC with \`${command}\` (${minutes.toFixed(1)} min) on ${machine(build)}. ` +
+      "Each server ran with `node --cpu-prof` (sampling every 1 ms; the figures of a profiled run are a few per cent slower, so its table is " +
+      "not written); each row's profile is the samples of its timed run only (start-up and warm-up left out), idle left out. " +
+      "Self time is where the CPU was when sampled: a SQLite statement's time shows as the JavaScript function that ran it.",
+    "",
+    ...(profiles.length ? profiles.flatMap((p) => [p, ""]) : ["(no profile was written)", ""]),
+    end,
+  ].join("\n");
 }
 
 main().catch((error: unknown) => {

@@ -14,6 +14,8 @@ import {
   ratio,
   scaleLine,
   slope,
+  categoryOf,
+  selfTimeByCategory,
   topSelfTime,
   verdict,
 } from "../../scripts/bench/measure";
@@ -139,6 +141,43 @@ describe("CPU profile", () => {
   });
 });
 
+describe("a profile cut to a timed run", () => {
+  const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0 });
+  // Samples at 1,000 (idle), 2,000, 3,000, 4,000, 5,000 µs: each lasts until the next one.
+  const profile = {
+    startTime: 0,
+    nodes: [
+      { id: 1, callFrame: frame("(idle)", "") },
+      { id: 2, callFrame: frame("performIO", "file:///x/node_modules/@prisma/adapter-better-sqlite3/dist/index.js") }, // prettier-ignore
+      { id: 3, callFrame: frame("renderElement", "file:///x/node_modules/react-dom/cjs/server.js") },
+      { id: 4, callFrame: frame("(garbage collector)", "") },
+    ],
+    samples: [1, 2, 3, 3, 4],
+    timeDeltas: [1000, 1000, 1000, 1000, 1000, 2000],
+  };
+
+  it("counts only the samples inside the window, by what they are spent on", () => {
+    expect(selfTimeByCategory(profile, { fromUs: 2500, toUs: 5000 })).toEqual([
+      { name: "React server render", ms: 2, share: 1 },
+    ]);
+    expect(selfTimeByCategory(profile).map((c) => [c.name, c.ms])).toEqual([
+      ["React server render", 2],
+      ["garbage collection", 2],
+      ["SQLite statements (run through Prisma's adapter)", 1],
+    ]);
+    expect(topSelfTime(profile, 5, { fromUs: 0, toUs: 2500 })).toEqual([
+      { name: "performIO node_modules/@prisma/adapter-better-sqlite3/dist/index.js:1", ms: 1, share: 1 },
+    ]);
+  });
+
+  it("names the categories a reader knows", () => {
+    expect(categoryOf(frame("wasm-function[90]", "wasm://wasm/0072416a"))).toBe("Prisma query compiler (WebAssembly)"); // prettier-ignore
+    expect(categoryOf(frame("processChunk", "node:zlib"))).toBe("compression (zlib)");
+    expect(categoryOf(frame("x", "file:///w/build/index.js"))).toBe("app code (build/index.js)");
+    expect(categoryOf(frame("x", "file:///w/node_modules/@date-fns/tz/index.cjs"))).toBe("package @date-fns/tz"); // prettier-ignore
+  });
+});
+
 describe("options", () => {
   it("has defaults, and --quick shortens the runs", () => {
     const normal = parseOptions([]);
@@ -153,6 +192,9 @@ describe("options", () => {
     const o = parseOptions(["--only", "admin,profile", "--duration=5", "--connections", "4"]);
     expect(o.only).toEqual(["admin", "profile"]);
     expect([o.duration, o.connections]).toEqual([5, 4]);
+    expect(parseOptions(["--profile", "admin,ingest"]).only).toEqual(["admin", "ingest"]);
+    expect(parseOptions(["--profile", "all", "--only", "admin"]).profile).toContain("devicelog");
+    expect(parseOptions(["--profile", "all", "--only", "admin"]).only).toEqual(["admin"]);
     expect(parseOptions(["--only", "admin", "--soak-minutes", "30"]).only).toEqual([
       "admin",
       "memory",
