@@ -202,7 +202,8 @@ export function categoryOf(frame: Frame) {
   if (url.includes("adapter-better-sqlite3") && /^(performIO|executeIO)$/.test(fn))
     return "SQLite statements (run through Prisma's adapter)";
   if (url.includes("/better-sqlite3/")) return "better-sqlite3 (JS side)";
-  if (url.includes("/@prisma/")) return "Prisma client and adapter (query building, result mapping)";
+  if (url.includes("/@prisma/"))
+    return "Prisma client and adapter (query building, result mapping)";
   // The server's only WebAssembly is Prisma's query compiler (engineType "client").
   if (url.startsWith("wasm://")) return "Prisma query compiler (WebAssembly)";
   if (/\/(react-dom|react|scheduler)\//.test(url)) return "React server render";

@@ -97,7 +97,12 @@ const WORLDS_DIR = path.resolve(options.worldsDir ?? path.join(BENCH_DIR, "world
 const SCRATCH = path.resolve(options.scratchDir ?? path.join(BENCH_DIR, "tmp"));
 /** The bench's ports: the floor, the app, the device-log world, ingest (BENCH_PORT_BASE, default 3421). */
 const PORT_BASE = Number(process.env.BENCH_PORT_BASE) || 3421;
-const PORT = { floor: PORT_BASE, app: PORT_BASE + 1, devicelog: PORT_BASE + 2, ingest: PORT_BASE + 3 };
+const PORT = {
+  floor: PORT_BASE,
+  app: PORT_BASE + 1,
+  devicelog: PORT_BASE + 2,
+  ingest: PORT_BASE + 3,
+};
 const SESSION_SECRET = `bench-${crypto.randomBytes(24).toString("hex")}`;
 const C = options.connections;
 const SEED = 42;
@@ -598,7 +603,8 @@ async function ingestRow() {
     }
     serverCpu = processCpuMs(app.pid) - c0.cpu;
     contention = c0.contention();
-    const label = "Ingest over HTTP (the simulator's transmissions until the adherence worker caught up)";
+    const label =
+      "Ingest over HTTP (the simulator's transmissions until the adherence worker caught up)";
     profileWindows.push({ group: "ingest", pid: app.pid, label, window: { fromUs: c0.us, toUs: monotonicUs() } }); // prettier-ignore
   } finally {
     await app.stop();

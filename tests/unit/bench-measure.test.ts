@@ -149,7 +149,10 @@ describe("a profile cut to a timed run", () => {
     nodes: [
       { id: 1, callFrame: frame("(idle)", "") },
       { id: 2, callFrame: frame("performIO", "file:///x/node_modules/@prisma/adapter-better-sqlite3/dist/index.js") }, // prettier-ignore
-      { id: 3, callFrame: frame("renderElement", "file:///x/node_modules/react-dom/cjs/server.js") },
+      {
+        id: 3,
+        callFrame: frame("renderElement", "file:///x/node_modules/react-dom/cjs/server.js"),
+      },
       { id: 4, callFrame: frame("(garbage collector)", "") },
     ],
     samples: [1, 2, 3, 3, 4],
@@ -166,7 +169,11 @@ describe("a profile cut to a timed run", () => {
       ["SQLite statements (run through Prisma's adapter)", 1],
     ]);
     expect(topSelfTime(profile, 5, { fromUs: 0, toUs: 2500 })).toEqual([
-      { name: "performIO node_modules/@prisma/adapter-better-sqlite3/dist/index.js:1", ms: 1, share: 1 },
+      {
+        name: "performIO node_modules/@prisma/adapter-better-sqlite3/dist/index.js:1",
+        ms: 1,
+        share: 1,
+      },
     ]);
   });
 
