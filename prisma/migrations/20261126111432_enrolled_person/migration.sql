@@ -9,24 +9,23 @@ CREATE TABLE "EnrolledPerson" (
     "photoId" TEXT,
     "status" TEXT NOT NULL,
 
-    PRIMARY KEY ("role", "email")
+    PRIMARY KEY ("email", "role")
 );
 
 -- CreateIndex
-CREATE INDEX "EnrolledPerson_role_lastName_firstName_email_idx" ON "EnrolledPerson"("role", "lastName", "firstName", "email");
+CREATE INDEX "EnrolledPerson_role_lastName_firstName_email_status_idx" ON "EnrolledPerson"("role", "lastName", "firstName", "email", "status");
 
 -- CreateIndex
-CREATE INDEX "EnrolledPerson_role_firstName_lastName_email_idx" ON "EnrolledPerson"("role", "firstName", "lastName", "email");
+CREATE INDEX "EnrolledPerson_role_firstName_lastName_email_status_idx" ON "EnrolledPerson"("role", "firstName", "lastName", "email", "status");
 
 -- CreateIndex
 CREATE INDEX "EnrolledPerson_role_status_lastName_firstName_email_idx" ON "EnrolledPerson"("role", "status", "lastName", "firstName", "email");
 
 -- CreateIndex
-CREATE INDEX "EnrolledPerson_email_idx" ON "EnrolledPerson"("email");
+CREATE INDEX "EnrolledPerson_role_email_firstName_lastName_status_idx" ON "EnrolledPerson"("role", "email", "firstName", "lastName", "status");
 
 -- CreateIndex
 CREATE INDEX "EnrolledPerson_userId_idx" ON "EnrolledPerson"("userId");
-
 
 -- Who is listed, as the lists' SQL said before this table (written by hand: Prisma's schema has
 -- no views or triggers). Two views, one per kind of row, not one UNION ALL: SQLite flattens a
