@@ -62,6 +62,63 @@ describe("migrations", () => {
     expect(db.prepare(`SELECT COUNT(*) AS n FROM _prisma_migrations`).get()).toEqual({ n: 0 });
     db.close();
   });
+
+  it("check the foreign keys of the tables a migration can have broken, not the whole database", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "arc-migrate-"));
+    const file = path.join(dir, "arc.db");
+    const base = {
+      name: "001_base",
+      sql: `CREATE TABLE "P" ("id" TEXT PRIMARY KEY);
+        CREATE TABLE "C" ("id" TEXT PRIMARY KEY, "pId" TEXT REFERENCES "P" ("id"));
+        CREATE TABLE "Log" ("id" TEXT PRIMARY KEY, "pId" TEXT REFERENCES "P" ("id"));
+        CREATE TABLE "Other" ("id" TEXT PRIMARY KEY, "pId" TEXT REFERENCES "P" ("id"));
+        INSERT INTO "P" VALUES ('p1'), ('p2');
+        INSERT INTO "C" VALUES ('c1', 'p1');`,
+    };
+    expect(applyMigrations(file, [base])).toEqual(["001_base"]);
+    // A row that already breaks a foreign key, in a table the next migrations do not touch.
+    const db = new Database(file);
+    db.pragma("foreign_keys = OFF");
+    db.prepare(`INSERT INTO "Other" VALUES ('o1', 'gone')`).run();
+    db.close();
+    const applied = (sql: string, name: string) => {
+      try {
+        return applyMigrations(file, [base, { name, sql }]);
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    // Adding a table (and filling it) checks that table only.
+    expect(
+      applied(
+        `CREATE TABLE "N" ("id" TEXT PRIMARY KEY, "pId" TEXT REFERENCES "P" ("id"));
+        INSERT INTO "N" SELECT "id", "id" FROM "P";`,
+        "002_add",
+      ),
+    ).toEqual(["002_add"]);
+    // Deleting parent rows checks every table that points at them (C and N lose their parent;
+    // Other's old row counts there too).
+    expect(applied(`DELETE FROM "P" WHERE "id" = 'p1';`, "003_delete")).toMatch(
+      /003_delete breaks 3 foreign key/,
+    );
+    // A rebuilt table (Prisma's new_X) that loses a row: the same.
+    expect(
+      applied(
+        `CREATE TABLE "new_P" ("id" TEXT PRIMARY KEY);
+        INSERT INTO "new_P" SELECT "id" FROM "P" WHERE "id" <> 'p1';
+        DROP TABLE "P"; ALTER TABLE "new_P" RENAME TO "P";`,
+        "004_rebuild",
+      ),
+    ).toMatch(/004_rebuild breaks/);
+    // Rows written by a trigger that the migration's write fires are checked too.
+    expect(
+      applied(
+        `CREATE TRIGGER "t" AFTER INSERT ON "N" BEGIN INSERT INTO "Log" VALUES (NEW."id", 'gone'); END;
+        INSERT INTO "N" VALUES ('n1', 'p2');`,
+        "005_trigger",
+      ),
+    ).toMatch(/005_trigger breaks 1 foreign key/);
+  });
 });
 
 describe("the one connection", () => {

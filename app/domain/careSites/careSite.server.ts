@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
 import {
   currentPatientPlaces,
-  enrolledAs,
   mayAdministerAllCareSites,
   type Actor,
 } from "~/domain/access.server";
@@ -15,6 +14,7 @@ import { notAssociatedWithDevice } from "~/domain/patients/profileLink";
 import {
   careSiteNamedInCity,
   careSitePage,
+  enrolledCounts,
   personPage,
   type CareSiteRow,
   type CareSiteSort,
@@ -34,14 +34,7 @@ export async function getEnrolledCounts(actor: Actor) {
   if (!mayAdministerAllCareSites(actor)) {
     return { careSites: 0, patients: 0, clinicians: 0, careSiteAdmins: 0 };
   }
-  const acceptedIn = (role: string) => prisma.user.count({ where: enrolledAs(role) });
-  const [careSites, patients, clinicians, careSiteAdmins] = await Promise.all([
-    prisma.careSite.count({ where: { status: "active" } }),
-    acceptedIn("patient"),
-    acceptedIn("clinician"),
-    acceptedIn("clinicadmin"),
-  ]);
-  return { careSites, patients, clinicians, careSiteAdmins };
+  return enrolledCounts();
 }
 
 // The super admin's lists (spec 2 §2 "Super admin dashboard"): their SQL is in sql.server.ts.

@@ -1,8 +1,10 @@
 // The care site area's raw SQL, each statement typed by the model columns it reads.
-// - The super admin's two lists (spec 2 §2): searching, sorting and paging all happen in SQL; the
-//   sort columns are whitelisted, so only those names reach ORDER BY. Ties are broken by rowid,
-//   which rides along in every index, so a page never needs a second sort and paging is stable.
-//   Raw for speed: docs/performance.md "Over HTTP" (npm run bench, the admin list rows).
+// - The super admin's two lists and count cards (spec 2 §2): searching, sorting and paging all
+//   happen in SQL; the sort columns are whitelisted, so only those names reach ORDER BY. Every
+//   order ends in a unique key (a care site's rowid, a person's email), so a page never needs a
+//   second sort and paging is stable. The people come from EnrolledPerson, which the database
+//   keeps (schema.prisma): the lists, the total and the cards read its indexes, whatever the
+//   number of patients. Raw for speed: docs/performance.md (npm run bench, the admin list rows).
 // - The Add Care Site duplicate check: names compared case-insensitively (COLLATE NOCASE), which
 //   Prisma's client cannot say on SQLite.
 import { Prisma, type CareSite, type User } from "~/generated/prisma/client";
@@ -52,12 +54,12 @@ const CARE_SITE_ORDER: Record<CareSiteSort, string[]> = {
   zip: ["zip", "name", "rowid"],
 };
 
-// Invitees (no account yet) have no rid (NULL) and empty names: their email, unique in the list,
-// breaks their ties.
+// The email is unique within a role's list (an account's, or an invitee's without one): it breaks
+// every tie, and each order is an index of EnrolledPerson.
 const PERSON_ORDER: Record<PersonSort, string[]> = {
-  lastName: ["lastName", "firstName", "rid", "email"],
-  firstName: ["firstName", "lastName", "rid", "email"],
-  status: ["status", "lastName", "firstName", "rid", "email"],
+  lastName: ["lastName", "firstName", "email"],
+  firstName: ["firstName", "lastName", "email"],
+  status: ["status", "lastName", "firstName", "email"],
   email: ["email"],
 };
 
@@ -82,71 +84,21 @@ const listQueries = {
   },
 
   people(params: ListParams<PersonSort> & { role: EnrolledRole }) {
-    const { role, q } = params;
-    const membership = (statuses: Prisma.Sql) => Prisma.sql`EXISTS (
-        SELECT 1 FROM "Membership" m JOIN "CareSite" c ON c.id = m.careSiteId
-        WHERE m.userId = u.id AND m.role = ${role} AND m.status IN (${statuses})
-          AND c.status = 'active')`;
-    const accepted = membership(Prisma.sql`'accepted'`);
-    // The search is written before the membership check so that SQLite tries the cheap LIKEs
-    // first. The status word matches when q is part of "Accepted" or "Pending" (what
-    // `status LIKE %q%` would say), decided here rather than per row.
-    const pattern = containsPattern(q);
-    const inAccepted = q !== "" && "accepted".includes(q.toLowerCase());
-    const inPending = q !== "" && "pending".includes(q.toLowerCase());
-    const statusTerm =
-      inAccepted && inPending
-        ? Prisma.sql`OR 1`
-        : inAccepted
-          ? Prisma.sql`OR ${accepted}`
-          : inPending
-            ? Prisma.sql`OR NOT ${accepted}`
-            : Prisma.empty;
-    const search = q
-      ? Prisma.sql`AND (u.firstName LIKE ${pattern} ESCAPE '\\' OR u.lastName LIKE ${pattern} ESCAPE '\\'
-          OR u.email LIKE ${pattern} ESCAPE '\\' ${statusTerm})`
+    // The rows are kept by the database's triggers (schema.prisma EnrolledPerson), so each order
+    // walks its index from the role and stops after the page; the search filters the rows of
+    // that walk. `status LIKE` is the status word ("Accepted" or "Pending") as the list shows it.
+    const pattern = containsPattern(params.q);
+    const search = params.q
+      ? Prisma.sql`AND (firstName LIKE ${pattern} ESCAPE '\\' OR lastName LIKE ${pattern} ESCAPE '\\'
+          OR email LIKE ${pattern} ESCAPE '\\' OR status LIKE ${pattern} ESCAPE '\\')`
       : Prisma.empty;
-    // Without a search, the last-name and email orders walk their index and stop after the
-    // page; `+u.role` keeps SQLite from preferring the role index and sorting every row. The
-    // total has no order, so it keeps the role index.
-    const walkIndex = !q && (params.sort === "lastName" || params.sort === "email");
-    // SQLite flattens the union into the page query, and so still walks the name and email
-    // indexes, only when both arms' columns have the same types (CAST) and every ORDER BY term is
-    // a column of the page (rid is selected for that).
-    // People invited by email who have no account yet (spec 2 §2 "Pending", "-" for the names):
-    // one row per email, whose id is that of its open invitation in this role at an active care
-    // site with the highest id (the notice is judged by the email). Rejected or withdrawn invitations are not listed,
-    // like people whose memberships are all rejected or blocked.
-    const openInvitation = (alias: "i" | "j") => {
-      const a = Prisma.raw(alias);
-      return Prisma.sql`${a}.role = ${role} AND ${a}.status IN ('pending', 'resend')
-        AND EXISTS (SELECT 1 FROM "CareSite" c WHERE c.id = ${a}.careSiteId AND c.status = 'active')`;
-    };
-    const inviteeSearch = q
-      ? Prisma.sql`AND (i.email LIKE ${pattern} ESCAPE '\\' ${inPending ? Prisma.sql`OR 1 = 1` : Prisma.empty})`
-      : Prisma.empty;
-    const invitees = Prisma.sql`
-      SELECT CAST(NULL AS INTEGER) AS rid, i.id, CAST('' AS TEXT) AS firstName,
-        CAST('' AS TEXT) AS lastName, i.email, CAST(NULL AS TEXT) AS photoId, 'Pending' AS status
-      FROM "Invitation" i
-      WHERE ${openInvitation("i")} ${inviteeSearch}
-        AND NOT EXISTS (SELECT 1 FROM "User" a WHERE a.emailKey = i.email)
-        AND NOT EXISTS (SELECT 1 FROM "Invitation" j
-          WHERE j.email = i.email AND j.id > i.id AND ${openInvitation("j")})`;
-    const people = (roleColumn: Prisma.Sql) => Prisma.sql`
-      SELECT u.rowid AS rid, u.id, u.firstName, u.lastName, u.email, u.photoId,
-        CASE WHEN ${accepted} THEN 'Accepted' ELSE 'Pending' END AS status
-      FROM "User" u
-      WHERE ${roleColumn} = ${role} ${search}
-        AND ${membership(Prisma.sql`'accepted', 'pending'`)}
-      UNION ALL ${invitees}`;
+    const where = Prisma.sql`WHERE role = ${params.role} ${search}`;
     return {
       page: ({ offset, limit, reverse }: Window) => Prisma.sql`
-        SELECT rid, id, firstName, lastName, email, photoId, status
-        FROM (${people(walkIndex ? Prisma.sql`+u.role` : Prisma.sql`u.role`)})
+        SELECT id, firstName, lastName, email, photoId, status FROM "EnrolledPerson" ${where}
         ORDER BY ${orderBy(PERSON_ORDER[params.sort], params.order, reverse)}
         LIMIT ${limit} OFFSET ${offset}`,
-      total: Prisma.sql`SELECT COUNT(*) AS total FROM (${people(Prisma.sql`u.role`)})`,
+      total: Prisma.sql`SELECT COUNT(*) AS total FROM "EnrolledPerson" ${where}`,
     };
   },
 };
@@ -181,6 +133,28 @@ export function careSitePage(params: ListParams<CareSiteSort>) {
 /** A page of the people of one role (unscoped: careSite.server.ts listEnrolledPeople). */
 export function personPage(params: ListParams<PersonSort> & { role: EnrolledRole }) {
   return runPage<PersonRow>(listQueries.people(params), params.page);
+}
+
+/**
+ * The Dashboard's count cards: active care sites, and the people of each role whose status is
+ * Accepted (an accepted membership in that role at an active care site; invitees are Pending).
+ */
+export async function enrolledCounts() {
+  const [sites, people] = await Promise.all([
+    prisma.$queryRaw<{ n: number | bigint }[]>`
+      SELECT COUNT(*) AS n FROM "CareSite" WHERE status = 'active'`,
+    prisma.$queryRaw<{ role: string; n: number | bigint }[]>`
+      SELECT role, COUNT(*) AS n FROM "EnrolledPerson"
+      WHERE role IN ('patient', 'clinician', 'clinicadmin') AND status = 'Accepted'
+      GROUP BY role`,
+  ]);
+  const of = (role: EnrolledRole) => Number(people.find((p) => p.role === role)?.n ?? 0);
+  return {
+    careSites: Number(sites[0].n),
+    patients: of("patient"),
+    clinicians: of("clinician"),
+    careSiteAdmins: of("clinicadmin"),
+  };
 }
 
 /** Whether a care site of this name exists in this city, both compared without case. */
