@@ -153,6 +153,9 @@ export function startServer(
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       LOG_REQUESTS: "0",
+      // As the installed service runs (docs/operations.md): two malloc arenas, so that memory
+      // freed by libuv's threads (brotli compressing answers) goes back to use.
+      MALLOC_ARENA_MAX: "2",
       // Production refuses to start without a key of its own; the demo key's logs are measured.
       DEVICE_LOG_KEYS: `bench:${"be".repeat(32)},demo:${DEMO_KEY_HEX}`,
       PATH: process.env.PATH ?? "",
