@@ -32,22 +32,28 @@ phase() {
   echo "== $1"
 }
 
-phase "Type check"
-npx tsc --noEmit || status=$?
-
-if [ "$status" -eq 0 ]; then
-  phase "Lint (ESLint, dependency-cruiser)"
-  npm run lint --silent || status=$?
-fi
+# The type check, the lint and the build are one process each, single-threaded for most of their
+# time and independent (none reads what another writes): on 2 cores they run side by side, each
+# into its own log, shown in this order once all three have ended.
+phase "Type check, lint (ESLint, dependency-cruiser) and build, side by side"
+npx tsc --noEmit >"$results/typecheck.log" 2>&1 &
+typecheck_pid=$!
+npm run lint --silent >"$results/lint.log" 2>&1 &
+lint_pid=$!
+npm run build --silent >"$results/build.log" 2>&1 &
+build_pid=$!
+for step in typecheck lint build; do
+  pid_var="${step}_pid"
+  step_status=0
+  wait "${!pid_var}" || step_status=$?
+  echo "-- $step: exit $step_status"
+  cat "$results/$step.log"
+  if [ "$status" -eq 0 ]; then status=$step_status; fi
+done
 
 if [ "$status" -eq 0 ]; then
   phase "Unit and integration tests"
   npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" || status=$?
-fi
-
-if [ "$status" -eq 0 ]; then
-  phase "Build"
-  npm run build --silent || status=$?
 fi
 
 if [ "$status" -eq 0 ]; then
