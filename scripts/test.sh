@@ -2,18 +2,18 @@
 # Runs every test: type check, lint (ESLint and the import rules of dependency-cruiser), unit and
 # integration (vitest), the browser tests (Playwright on Debian's Chromium against the production
 # build), then builds the release binary and runs its smoke test, and ends with one summary line.
-# Installs Chromium when it is missing.
+# Installs Debian's Chromium headless shell when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; then
-  echo "Chromium is missing: installing Debian's package (never a downloaded browser build)."
+if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium-headless-shell >/dev/null 2>&1; then
+  echo "Chromium's headless shell is missing: installing Debian's package (never a downloaded browser build)."
   if [ "$(id -u)" -ne 0 ]; then
-    echo "Not root: install it with 'sudo apt-get install -y chromium' or set CHROMIUM_PATH." >&2
+    echo "Not root: install it with 'sudo apt-get install -y chromium-headless-shell' or set CHROMIUM_PATH." >&2
     exit 1
   fi
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell >/dev/null
 fi
 
 results=tests/.tmp/results
