@@ -28,8 +28,14 @@ export class AdherenceWorker {
   private lastWakeAt = 0;
   private unsubscribe: (() => void) | null = null;
 
-  /** `isActive`: whether this process may work the queue now (it holds the scheduler lease). */
-  constructor(private isActive: () => boolean = () => true) {}
+  /**
+   * `isActive`: whether this process may work the queue now (it holds the scheduler lease);
+   * `work`: one pass (tests count them).
+   */
+  constructor(
+    private isActive: () => boolean = () => true,
+    private work: () => Promise<unknown> = processAdherenceQueue,
+  ) {}
 
   start() {
     this.unsubscribe = onAdherenceQueued(() => this.wake());
@@ -106,7 +112,7 @@ export class AdherenceWorker {
   private async pass() {
     if (!this.isActive()) return;
     try {
-      await processAdherenceQueue();
+      await this.work();
     } catch (error) {
       // The queue keeps the rows; the next transmission or the sweep tries again.
       logger.error("adherence queue pass failed", { error });

@@ -219,6 +219,11 @@ type Pending = {
 const queue: Pending[] = [];
 let flushing = false;
 
+/** Writes waiting for their batch (not the one being written or synced): for tests and metrics. */
+export function queuedWrites() {
+  return queue.length;
+}
+
 /** A SQLite error as the caller sees it: "disk is full" becomes a StorageFullError (503). */
 function asIngestError(error: unknown) {
   if (!isStorageFull(error)) return error;
