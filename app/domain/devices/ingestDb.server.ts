@@ -238,7 +238,8 @@ function asIngestError(error: unknown) {
  * written, synced or waited for the lock) runs in one transaction, each piece in a savepoint of
  * its own, so one piece that fails is undone alone and the others commit. A commit that fails
  * (the disk is full) fails every piece of its batch: nothing of it was stored. A batch whose
- * fsync fails fails too (503): it may or may not be kept, and a resend is harmless (idempotent).
+ * fsync fails is not acknowledged either (503 when the disk is full, else 500): it may or may not
+ * be kept, and the device's resend is harmless (idempotent).
  * The next batch starts once this one is on disk: one transaction per tick of the disk.
  */
 export function runWrite<T>(work: (c: IngestDb) => T): Promise<T> {
