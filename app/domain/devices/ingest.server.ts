@@ -8,7 +8,18 @@ import type { TransmissionBody } from "~/domain/devices/schema";
 import { samePrescription, therapyDeviates } from "~/domain/devices/deviation";
 import { runWrite } from "~/domain/devices/ingestDb.server";
 
-const newId = () => crypto.randomUUID();
+/**
+ * A UUID version 7 (RFC 9562): the millisecond first, then random bits. The rows of a
+ * transmission (and the transmissions of a moment) get neighbouring keys, so their primary-key
+ * and (therapyId, n) index entries go to the same few pages at the end of each B-tree instead of
+ * one random page per row: a commit writes a handful of pages, not one per cycle, and the pages
+ * it touches stay in the cache however large the tables grow. 74 random bits remain.
+ */
+function newId() {
+  const random = crypto.randomUUID(); // xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx
+  const ms = Date.now().toString(16).padStart(12, "0");
+  return `${ms.slice(0, 8)}-${ms.slice(8)}-7${random.slice(15)}`;
+}
 const bit = (value: boolean) => (value ? 1 : 0);
 
 export type IngestResult = {

@@ -6,9 +6,11 @@
 // Writes run in synchronous BEGIN IMMEDIATE transactions (runWrite): a transaction runs start to
 // finish without yielding, so nothing else of this process can interleave with it; another
 // connection holding the write lock (a Prisma interactive transaction, a script) makes it wait
-// asynchronously and try again. A 202 promises the data is kept: the connection runs
-// `synchronous = FULL` (the commit is on disk before the answer), and requests that arrive
-// together share one commit (group commit), so the fsync is paid once per batch.
+// asynchronously and try again. Requests that arrive together share one transaction and one
+// commit (group commit). A 202 promises the data is kept: a write is acknowledged only once its
+// commit is on disk. The fsync that puts it there runs off the main thread (walSync below), so
+// the requests of the next batch are read and validated while the disk works.
+import fs from "node:fs";
 import Database from "better-sqlite3";
 import { env } from "~/lib/env.server";
 import {
@@ -28,6 +30,8 @@ type Connection = IngestDb & {
   batch: Database.Transaction<(pieces: Pending[]) => Outcome[]>;
   /** one piece of a batch, in a savepoint of its own (a nested better-sqlite3 transaction) */
   piece: Database.Transaction<(work: Pending["work"], c: IngestDb) => unknown>;
+  /** puts the commits made so far on disk; resolved at once when COMMIT itself did (no WAL) */
+  durable: () => Promise<void>;
 };
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -102,9 +106,7 @@ function connection(): Connection {
   // waits for it; runWrite retries asynchronously instead.
   const db = new Database(env.databaseFile, { timeout: 0 });
   db.pragma("foreign_keys = ON");
-  // FULL: a commit is fsynced before the 202 that acknowledges it (NORMAL, in WAL mode, could
-  // lose the last commits on a power loss). Group commit keeps the cost to one fsync per batch.
-  db.pragma("synchronous = FULL");
+  const durable = walSync(db);
   const c: IngestDb = { db, s: prepare(db) };
   const piece = db.transaction((work: Pending["work"], on: IngestDb) => work(on));
   const batch = db.transaction((pieces: Pending[]) =>
@@ -118,7 +120,7 @@ function connection(): Connection {
       }
     }),
   );
-  const opened: Connection = { ...c, batch, piece };
+  const opened: Connection = { ...c, batch, piece, durable };
   globalForIngest.__arcIngestDb = opened;
   return opened;
 }
@@ -133,6 +135,63 @@ export function closeIngestDatabase() {
   const cached = globalForIngest.__arcIngestDb;
   delete globalForIngest.__arcIngestDb;
   if (cached?.db.open) cached.db.close();
+  // Its write-ahead log's descriptor closes once the fsync in progress, if any, is done.
+  if (cached) closeWal.get(cached.db)?.();
+}
+
+// ---------------------------------------------------------------------------------------------
+// SQLite only: durability of a commit in write-ahead-log mode (PostgreSQL: synchronous_commit)
+// ---------------------------------------------------------------------------------------------
+
+const closeWal = new WeakMap<Database.Database, () => void>();
+
+/**
+ * Makes the connection's commits durable with the fsync off the main thread. In WAL mode the
+ * connection runs `synchronous = NORMAL`: COMMIT appends the transaction's frames to the
+ * write-ahead log without an fsync (SQLite still syncs the log before a checkpoint copies it into
+ * the database, and the database after). The returned function then fsyncs the log's file through
+ * libuv's thread pool, and a batch is acknowledged when it resolves: what FULL would have done
+ * inside COMMIT, on the main thread, blocking every other request for the disk's time. The log
+ * file is not deleted or replaced while this connection is open (SQLite removes it only when the
+ * last connection closes; a checkpoint rewrites it in place), so one descriptor, opened at the
+ * first commit, serves the connection's life. Not in WAL mode (a database another tool left in a
+ * rollback journal): FULL, and COMMIT is durable when it returns.
+ */
+function walSync(db: Database.Database): () => Promise<void> {
+  const wal = String(db.pragma("journal_mode", { simple: true })).toLowerCase() === "wal";
+  // FULL: a commit is on disk before the 202 that acknowledges it (NORMAL alone, in WAL mode,
+  // could lose the last commits on a power loss).
+  db.pragma(wal ? "synchronous = NORMAL" : "synchronous = FULL");
+  if (!wal) return () => Promise.resolve();
+  let fd: number | null = null;
+  let inFlight = 0;
+  let closing = false;
+  const release = () => {
+    if (fd !== null && inFlight === 0) {
+      fs.close(fd, () => {});
+      fd = null;
+    }
+  };
+  closeWal.set(db, () => {
+    closing = true;
+    release();
+  });
+  return () =>
+    new Promise<void>((resolve, reject) => {
+      if (closing) return reject(new Error("the ingest connection is closed"));
+      try {
+        fd ??= fs.openSync(`${db.name}-wal`, "r");
+      } catch (error) {
+        return reject(error);
+      }
+      inFlight++;
+      fs.fsync(fd, (error) => {
+        inFlight--;
+        if (closing) release();
+        if (error) reject(error);
+        else resolve();
+      });
+    });
 }
 
 /** The write lock stayed taken for this long: the request fails with 503 (and can be resent). */
@@ -160,6 +219,11 @@ type Pending = {
 const queue: Pending[] = [];
 let flushing = false;
 
+/** Writes waiting for their batch (not the one being written or synced): for tests and metrics. */
+export function queuedWrites() {
+  return queue.length;
+}
+
 /** A SQLite error as the caller sees it: "disk is full" becomes a StorageFullError (503). */
 function asIngestError(error: unknown) {
   if (!isStorageFull(error)) return error;
@@ -169,11 +233,14 @@ function asIngestError(error: unknown) {
 
 /**
  * Runs `work` in a BEGIN IMMEDIATE transaction and resolves once that transaction is committed
- * (on disk: synchronous = FULL). Group commit: everything queued until the batch starts (the
- * requests whose bodies arrived in the same turn of the event loop, and those that arrived while
- * the previous batch was written or waited for the lock) runs in one transaction, each piece in a
- * savepoint of its own, so one piece that fails is undone alone and the others commit. A commit
- * that fails (the disk is full) fails every piece of its batch: nothing of it was stored.
+ * and on disk. Group commit: everything queued until the batch starts (the requests whose bodies
+ * arrived in the same turn of the event loop, and those that arrived while the previous batch was
+ * written, synced or waited for the lock) runs in one transaction, each piece in a savepoint of
+ * its own, so one piece that fails is undone alone and the others commit. A commit that fails
+ * (the disk is full) fails every piece of its batch: nothing of it was stored. A batch whose
+ * fsync fails is not acknowledged either (503 when the disk is full, else 500): it may or may not
+ * be kept, and the device's resend is harmless (idempotent).
+ * The next batch starts once this one is on disk: one transaction per tick of the disk.
  */
 export function runWrite<T>(work: (c: IngestDb) => T): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -202,10 +269,21 @@ async function writeBatch(batch: Pending[]) {
     try {
       if (!c.db.inTransaction) {
         const outcomes = c.batch.immediate(batch);
-        if (outcomes.some((o) => o.ok)) noteWriteCommitted();
-        outcomes.forEach((o, i) =>
-          o.ok ? batch[i].resolve(o.value) : batch[i].reject(asIngestError(o.error)),
-        );
+        const wrote = outcomes.some((o) => o.ok);
+        // Failed pieces wrote nothing: they are answered without waiting for the disk.
+        outcomes.forEach((o, i) => {
+          if (!o.ok) batch[i].reject(asIngestError(o.error));
+        });
+        if (!wrote) return;
+        try {
+          await c.durable();
+        } catch (error) {
+          const failure = asIngestError(error);
+          outcomes.forEach((o, i) => o.ok && batch[i].reject(failure));
+          return;
+        }
+        noteWriteCommitted();
+        outcomes.forEach((o, i) => o.ok && batch[i].resolve(o.value));
         return;
       }
     } catch (error) {
