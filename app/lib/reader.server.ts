@@ -31,11 +31,16 @@ function reader(): Reader {
   return opened;
 }
 
+/** Prepared statements kept at most. */
+const MAX_STATEMENTS = 500;
+
 function statement(sql: string) {
   const r = reader();
   let s = r.statements.get(sql);
   if (!s) {
     s = r.db.prepare(sql);
+    // Statements with IN lists of every length are many: the oldest made leave first.
+    if (r.statements.size >= MAX_STATEMENTS) r.statements.delete(r.statements.keys().next().value!);
     r.statements.set(sql, s);
   }
   return s;
@@ -51,6 +56,21 @@ export function readRows<T>(sql: string, ...params: Param[]): T[] {
 /** The first row of a read, or undefined. */
 export function readRow<T>(sql: string, ...params: Param[]): T | undefined {
   return statement(sql).get(...params) as T | undefined;
+}
+
+/**
+ * The rows of a statement built with Prisma.sql (its `sql` with ? placeholders and its values),
+ * on this connection: an area's raw statements move here without being written again. Dates are
+ * bound as epoch ms and booleans as 1/0, as Prisma binds them on SQLite.
+ */
+export function readSql<T>(query: { sql: string; values: readonly unknown[] }): T[] {
+  const params = query.values.map((v): Param => {
+    if (v instanceof Date) return v.getTime();
+    if (typeof v === "boolean") return v ? 1 : 0;
+    if (v === undefined) return null;
+    return v as Param;
+  });
+  return statement(query.sql).all(...params) as T[];
 }
 
 /** Closes the read connection (shutdown, tests); the next read opens it again. */
