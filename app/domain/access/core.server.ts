@@ -1,6 +1,5 @@
 // The Actor and the membership rules every other rule starts from: part of the access module (app/domain/access.server.ts).
 import type { Prisma } from "~/generated/prisma/client";
-import { prisma } from "~/lib/db.server";
 import { readRow, readRows } from "~/lib/reader.server";
 import { isProviderRole, isSiteRole, SITE_ROLES } from "~/domain/roles";
 

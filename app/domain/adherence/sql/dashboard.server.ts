@@ -463,9 +463,7 @@ export async function statsOf(patientIds: string[], w: StandingWindow) {
 export async function pagePeople(patientIds: string[]) {
   if (patientIds.length === 0)
     return new Map<string, { photoId: string | null; pairId: string | null }>();
-  const rows = await readStanding<
-    { id: string; photoId: string | null; pairId: string | null }[]
-  >`
+  const rows = await readStanding<{ id: string; photoId: string | null; pairId: string | null }[]>`
     SELECT u.id, u.photoId,
       (SELECT p.id FROM "Pairing" p WHERE p.patientId = u.id AND p.unpairedAt IS NULL LIMIT 1) AS pairId
     FROM "User" u WHERE u.id IN (${Prisma.join(patientIds)})`;
