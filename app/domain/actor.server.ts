@@ -8,7 +8,7 @@ import { STAFF_ROLES, type Role } from "~/domain/roles";
 import { getSession, type AppSession } from "~/lib/session.server";
 import { findProfile } from "~/domain/patients/profile.server";
 import type { ShellUser } from "~/domain/accounts/user.server";
-import { loadActor, type Actor } from "./access.server";
+import { actorOf, type Actor } from "./access.server";
 
 /**
  * The signed-in user as the shell knows them (names, measuring unit, the care sites of the
@@ -18,7 +18,7 @@ export type SignedIn<R extends string = string> = ShellUser & Actor & { role: R 
 
 async function signedIn(request: Request, user: ShellUser): Promise<SignedIn> {
   const session = await getSession(request);
-  return { ...user, ...(await loadActor(user, session.get("careSiteId"))) };
+  return { ...user, ...actorOf(user, session.get("careSiteId")) };
 }
 
 /**

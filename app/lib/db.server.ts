@@ -2,6 +2,7 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "~/generated/prisma/client";
 import { env } from "./env.server";
+import { closeReader } from "./reader.server";
 import {
   freeBytes,
   isStorageFull,
@@ -187,6 +188,7 @@ export async function configureDatabase() {
 }
 
 export async function disconnectDatabase() {
+  closeReader();
   await prisma.$disconnect();
   delete globalForDb.__arcPrisma;
 }

@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import { createCookie, createSessionStorage, data, redirect, type Session } from "@remix-run/node";
 import { prisma } from "./db.server";
 import { env } from "./env.server";
+import { instantOf, readRow } from "./reader.server";
 
 export type Flash = {
   kind: "success" | "danger" | "warning" | "info";
@@ -95,6 +96,42 @@ export async function isSignedInSessionLive(id: string) {
   return row?.userId != null && sessionState(row, Date.now()) === "live";
 }
 
+/**
+ * The session's row, read on every request (several times: the root, the layout and the page read
+ * the session): a prepared statement on the read connection, not a Prisma query
+ * (lib/reader.server.ts).
+ */
+function readSessionRow(id: string): (SessionRow & { data: string }) | null {
+  const row = readRow<Record<keyof SessionRow | "data", unknown>>(
+    `SELECT "userId", "data", "revokedAt", "expiresAt", "lastSeenAt", "authenticatedAt"
+     FROM "Session" WHERE "id" = ?`,
+    id,
+  );
+  if (!row) return null;
+  return {
+    userId: (row.userId as string | null) ?? null,
+    data: String(row.data),
+    revokedAt: instantOf(row.revokedAt),
+    expiresAt: instantOf(row.expiresAt)!,
+    lastSeenAt: instantOf(row.lastSeenAt)!,
+    authenticatedAt: instantOf(row.authenticatedAt),
+  };
+}
+
+/** lastSeenAt updates in flight: the loaders of one page read the session at once, one writes. */
+const touching = new Map<string, Promise<unknown>>();
+
+function touch(id: string, now: number) {
+  let pending = touching.get(id);
+  if (!pending) {
+    pending = prisma.session
+      .update({ where: { id }, data: { lastSeenAt: new Date(now) } })
+      .finally(() => touching.delete(id));
+    touching.set(id, pending);
+  }
+  return pending;
+}
+
 export const sessionStorage = createSessionStorage<SessionData, SessionFlashData>({
   cookie,
   async createData(data, expires) {
@@ -111,13 +148,13 @@ export const sessionStorage = createSessionStorage<SessionData, SessionFlashData
     return id;
   },
   async readData(id) {
-    const row = await prisma.session.findUnique({ where: { id } });
+    const row = readSessionRow(id);
     const now = Date.now();
     const state = sessionState(row, now);
     if (state === "gone") return null;
     if (state === "expired") return { expired: true };
     if (row!.userId && now - row!.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
-      await prisma.session.update({ where: { id }, data: { lastSeenAt: new Date(now) } });
+      await touch(id, now);
     }
     return JSON.parse(row!.data) as SessionData;
   },

@@ -1,6 +1,6 @@
 // The Actor and the membership rules every other rule starts from: part of the access module (app/domain/access.server.ts).
 import type { Prisma } from "~/generated/prisma/client";
-import { prisma } from "~/lib/db.server";
+import { readRow, readRows } from "~/lib/reader.server";
 import { isProviderRole, isSiteRole, SITE_ROLES } from "~/domain/roles";
 
 /** A care site where the actor holds an accepted membership, and their role there. */
@@ -49,20 +49,50 @@ export function currentMembership(
   return { ...where, status: "accepted", careSite: { status: "active" } };
 }
 
-/**
- * A user's current places as care site staff, as a `memberships` selection of a user (the shell's
- * care site pickers and loadActor read the same thing): accepted clinicadmin or clinician
- * memberships at active care sites, by care site name.
- */
-export const currentStaffSites = {
-  where: currentMembership({ role: { in: [...SITE_ROLES] } }),
-  select: { careSiteId: true, role: true, careSite: { select: { id: true, name: true } } },
-  orderBy: { careSite: { name: "asc" } },
-} satisfies Prisma.User$membershipsArgs;
-
 /** Users who hold a current membership in `role` somewhere (the administrators' count cards). */
 export function enrolledAs(role: string): Prisma.UserWhereInput {
   return { role, memberships: { some: currentMembership({ role }) } };
+}
+
+/** A current staff place of a user (readStaffSites), with the care site's name for the pickers. */
+export type StaffSite = ActorSite & { name: string };
+
+/**
+ * The user's current places as care site staff (the shell's care site pickers and the Actor read
+ * the same thing): accepted clinicadmin or clinician memberships at active care sites, by care
+ * site name. Read on the request path's connection (lib/reader.server.ts): every signed-in page
+ * reads them.
+ */
+export function readStaffSites(userId: string): StaffSite[] {
+  return readRows<StaffSite>(
+    `SELECT m."careSiteId" AS "careSiteId", m."role" AS "role", c."name" AS "name"
+     FROM "Membership" m JOIN "CareSite" c ON c."id" = m."careSiteId"
+     WHERE m."userId" = ? AND m."status" = 'accepted' AND c."status" = 'active'
+       AND m."role" IN (${SITE_ROLES.map((r) => `'${r}'`).join(", ")})
+     ORDER BY c."name", c."id"`,
+    userId,
+  );
+}
+
+/**
+ * The Actor of a signed-in user whose email and current staff places are already read (the
+ * shell's user, accounts/user.server.ts getShellUser), with the current care site when
+ * `chosenCareSiteId` is one of them (otherwise the first, by name).
+ */
+export function actorOf(
+  user: { id: string; role: string; email: string; staffSites: readonly ActorSite[] },
+  chosenCareSiteId?: string | null,
+): Actor {
+  const sites: ActorSite[] = isSiteRole(user.role)
+    ? user.staffSites.map((s) => ({ careSiteId: s.careSiteId, role: s.role }))
+    : [];
+  return {
+    id: user.id,
+    role: user.role,
+    email: user.email.toLowerCase(),
+    sites,
+    currentCareSiteId: currentOf(sites, chosenCareSiteId),
+  };
 }
 
 /**
@@ -73,20 +103,11 @@ export async function loadActor(
   user: { id: string; role: string },
   chosenCareSiteId?: string | null,
 ): Promise<Actor> {
-  const row = await prisma.user.findUnique({
-    where: { id: user.id },
-    select: { email: true, memberships: currentStaffSites },
-  });
-  const sites: ActorSite[] = isSiteRole(user.role)
-    ? (row?.memberships ?? []).map((m) => ({ careSiteId: m.careSiteId, role: m.role }))
-    : [];
-  return {
-    id: user.id,
-    role: user.role,
-    email: (row?.email ?? "").toLowerCase(),
-    sites,
-    currentCareSiteId: currentOf(sites, chosenCareSiteId),
-  };
+  const row = readRow<{ email: string }>(`SELECT "email" FROM "User" WHERE "id" = ?`, user.id);
+  return actorOf(
+    { ...user, email: row?.email ?? "", staffSites: row ? readStaffSites(user.id) : [] },
+    chosenCareSiteId,
+  );
 }
 
 /** The chosen care site when the actor still holds it, else the first (by name), else none. */

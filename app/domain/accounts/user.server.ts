@@ -2,11 +2,13 @@ import crypto from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import {
   currentMembership,
-  currentStaffSites,
+  readStaffSites,
   usersVisibleTo,
   type Actor,
 } from "~/domain/access.server";
+import type { User } from "~/generated/prisma/client";
 import { prisma } from "~/lib/db.server";
+import { readRow } from "~/lib/reader.server";
 import { accountKey } from "~/domain/accounts/accountKey";
 import { isSiteRole } from "~/domain/roles";
 import { ALPHABETS_REGEX, EMAIL_REGEX, USERNAME_REGEX } from "~/lib/validation";
@@ -48,31 +50,43 @@ export async function isAssociatedWithCareSite(userId: string) {
   return membership !== null;
 }
 
-/** What every signed-in page needs about the user (the shell, the guards). */
+/**
+ * What every signed-in page needs about the user (the shell, the guards, their Actor): read on
+ * the request path's connection (lib/reader.server.ts), as every page reads it twice.
+ */
 export async function getShellUser(userId: string) {
-  const user = await prisma.user.findUnique({
-    where: { id: userId },
-    select: {
-      id: true,
-      username: true,
-      email: true,
-      firstName: true,
-      lastName: true,
-      role: true,
-      status: true,
-      photoId: true,
-      measuringUnit: true,
-      // The care sites of the pickers: the same places the user's Actor holds.
-      memberships: currentStaffSites,
-    },
-  });
+  const user = readRow<
+    Pick<
+      User,
+      | "id"
+      | "username"
+      | "email"
+      | "firstName"
+      | "lastName"
+      | "role"
+      | "status"
+      | "photoId"
+      | "measuringUnit"
+    >
+  >(
+    `SELECT "id", "username", "email", "firstName", "lastName", "role", "status", "photoId",
+            "measuringUnit"
+     FROM "User" WHERE "id" = ?`,
+    userId,
+  );
   if (!user || user.status !== "active") return null;
-  const { memberships, ...rest } = user;
-  const careSites = memberships.map((m) => m.careSite);
+  // The care sites of the pickers: the same places the user's Actor holds.
+  const staffSites = readStaffSites(userId);
+  const careSites = staffSites.map((s) => ({ id: s.careSiteId, name: s.name }));
   // isAssociatedClinic (spec 1 §2.3) concerns care site staff; the provider's admins have no
   // care site and are never hidden from their dashboard (docs/decisions.md).
-  const isAssociatedClinic = !isSiteRole(rest.role) || careSites.length > 0;
-  return { ...rest, careSites, isAssociatedClinic };
+  const isAssociatedClinic = !isSiteRole(user.role) || careSites.length > 0;
+  return {
+    ...user,
+    careSites,
+    staffSites: staffSites.map((s) => ({ careSiteId: s.careSiteId, role: s.role })),
+    isAssociatedClinic,
+  };
 }
 
 export type ShellUser = NonNullable<Awaited<ReturnType<typeof getShellUser>>>;

@@ -1,83 +1,35 @@
 // What the patient profile shows (spec 3 §2.2–§2.4) and its downloads read, for a patient
 // findProfile let the actor open (profile.server.ts): header, notes, goals, adherence days,
-// therapies, trends, transmissions and the report's therapy summary. Only the trends read through
-// raw SQL (sql.server.ts), where a benchmark showed it pays.
+// therapies, trends, transmissions and the report's therapy summary. The page's reads on every
+// view and the trends are raw SQL (sql.server.ts), where a benchmark showed it pays.
 import { BoundedCache } from "~/lib/boundedCache";
 import { prisma } from "~/lib/db.server";
-import { ADDRESS_SELECT } from "~/domain/address";
 import { addDays, dayMapper, dayRange, dayStart } from "~/domain/adherence/score";
-import { TREND_KEYS, transmissionVersion, trendRows, type TrendKey } from "./sql.server";
+import {
+  readAdherenceDays,
+  readGoals,
+  readLatestNote,
+  readPatient,
+  TREND_KEYS,
+  transmissionVersion,
+  trendRows,
+  type TrendKey,
+} from "./sql.server";
 
+/** The patient's header and details (a FoundProfile's patient always exists: else a 404). */
 export async function getPatient(patientId: string) {
-  const user = await prisma.user.findUniqueOrThrow({
-    where: { id: patientId },
-    select: {
-      id: true,
-      firstName: true,
-      lastName: true,
-      email: true,
-      phone: true,
-      status: true,
-      photoId: true,
-      ...ADDRESS_SELECT,
-      patientProfile: {
-        select: {
-          patientTag: true,
-          dateOfBirth: true,
-          gender: true,
-          bloodType: true,
-          heightIn: true,
-          weightLb: true,
-          existingCondition1: true,
-          existingCondition2: true,
-          existingCondition3: true,
-          allergy1: true,
-          allergy2: true,
-          allergy3: true,
-        },
-      },
-      pairings: {
-        where: { unpairedAt: null },
-        orderBy: { pairedAt: "desc" },
-        take: 1,
-        select: { id: true, device: { select: { serial: true } } },
-      },
-    },
-  });
-  const { pairings, patientProfile, ...rest } = user;
-  return {
-    ...rest,
-    profile: patientProfile,
-    currentPairing: pairings[0] ? { id: pairings[0].id, serial: pairings[0].device.serial } : null,
-  };
+  const patient = readPatient(patientId);
+  if (!patient) throw new Error(`No patient ${patientId}`);
+  return patient;
 }
 
-export function getLatestNote(patientId: string) {
-  return prisma.patientNote.findFirst({
-    where: { patientId },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    select: {
-      body: true,
-      createdAt: true,
-      author: { select: { firstName: true, lastName: true } },
-    },
-  });
+export async function getLatestNote(patientId: string) {
+  return readLatestNote(patientId);
 }
 
 /** Goal history, newest (Active) first. */
 export async function listGoals(patientId: string) {
-  const goals = await prisma.therapyGoal.findMany({
-    where: { patientId },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    select: {
-      id: true,
-      timesPerDay: true,
-      days: true,
-      createdAt: true,
-      createdBy: { select: { firstName: true, lastName: true } },
-    },
-  });
-  return goals.map((g, i) => ({
+  return readGoals(patientId).map((g, i) => ({
     ...g,
     days: g.days.split(",").filter(Boolean),
     active: i === 0,
@@ -86,21 +38,8 @@ export async function listGoals(patientId: string) {
 }
 
 /** The DailyAdherence rows of fromDay..toDay (days without a row are absent). */
-export function adherenceDays(patientId: string, fromDay: string, toDay: string) {
-  return prisma.dailyAdherence.findMany({
-    where: { patientId, day: { gte: fromDay, lte: toDay } },
-    orderBy: { day: "asc" },
-    select: {
-      day: true,
-      isGoalDay: true,
-      timesPerDay: true,
-      therapies: true,
-      completed: true,
-      dayAdherence: true,
-      score: true,
-      maxHmr: true,
-    },
-  });
+export async function adherenceDays(patientId: string, fromDay: string, toDay: string) {
+  return readAdherenceDays(patientId, fromDay, toDay);
 }
 
 /**

@@ -1,7 +1,15 @@
 // The patients area's raw SQL: only where a benchmark shows it pays (docs/performance.md
-// "Patient profile and PDF report"). Everything else of the area goes through Prisma's client.
-import { Prisma, type Therapy } from "~/generated/prisma/client";
+// "Patient profile and PDF report", "Over HTTP"). Everything else of the area goes through
+// Prisma's client.
+import {
+  Prisma,
+  type DailyAdherence,
+  type PatientProfile,
+  type Therapy,
+  type User,
+} from "~/generated/prisma/client";
 import { prisma } from "~/lib/db.server";
+import { instantOf, readRow, readRows } from "~/lib/reader.server";
 
 export const TREND_KEYS = ["peakFlow", "expVolume", "peakInspP"] as const;
 export type TrendKey = (typeof TREND_KEYS)[number];
@@ -32,10 +40,145 @@ export function trendRows(patientId: string, from: number, to: number) {
  * new one changes its count or its latest receivedAt. Read from the (patientId, receivedAt) index.
  */
 export async function transmissionVersion(patientId: string) {
-  const [row] = await prisma.$queryRaw<{ n: bigint | number; latest: Date | number | null }[]>(
-    Prisma.sql`SELECT COUNT(*) AS n, MAX(receivedAt) AS latest FROM "Transmission"
-      WHERE patientId = ${patientId}`,
+  // Every profile view reads it: on the read connection (below).
+  const row = readRow<{ n: number; latest: unknown }>(
+    `SELECT COUNT(*) AS "n", MAX("receivedAt") AS "latest" FROM "Transmission"
+     WHERE "patientId" = ?`,
+    patientId,
   );
-  const latest = row?.latest instanceof Date ? row.latest.getTime() : Number(row?.latest ?? 0);
-  return `${Number(row?.n ?? 0)}.${latest}`;
+  return `${Number(row?.n ?? 0)}.${instantOf(row?.latest)?.getTime() ?? 0}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The profile page's reads on every view, on the request path's read connection
+// (lib/reader.server.ts): through Prisma they were nine queries with relation loading, about as
+// much CPU as the rest of the page's data work. Booleans come back as 0/1, DateTimes as epoch ms.
+// ---------------------------------------------------------------------------------------------
+
+type PatientRow = Pick<
+  User,
+  | "id"
+  | "firstName"
+  | "lastName"
+  | "email"
+  | "phone"
+  | "status"
+  | "photoId"
+  | "addressLine1"
+  | "addressLine2"
+  | "city"
+  | "state"
+  | "zip"
+  | "country"
+>;
+
+const PROFILE_COLUMNS = [
+  "patientTag",
+  "dateOfBirth",
+  "gender",
+  "bloodType",
+  "heightIn",
+  "weightLb",
+  "existingCondition1",
+  "existingCondition2",
+  "existingCondition3",
+  "allergy1",
+  "allergy2",
+  "allergy3",
+] as const;
+type ProfileRow = Pick<PatientProfile, (typeof PROFILE_COLUMNS)[number]>;
+
+/** The patient's account, health profile (null without one) and current pairing's id and serial. */
+export function readPatient(patientId: string) {
+  const user = readRow<PatientRow>(
+    `SELECT "id", "firstName", "lastName", "email", "phone", "status", "photoId",
+            "addressLine1", "addressLine2", "city", "state", "zip", "country"
+     FROM "User" WHERE "id" = ?`,
+    patientId,
+  );
+  if (!user) return null;
+  const profile =
+    readRow<ProfileRow>(
+      `SELECT ${PROFILE_COLUMNS.map((c) => `"${c}"`).join(", ")}
+       FROM "PatientProfile" WHERE "userId" = ?`,
+      patientId,
+    ) ?? null;
+  const pairing =
+    readRow<{ id: string; serial: string }>(
+      `SELECT p."id" AS "id", d."serial" AS "serial"
+       FROM "Pairing" p JOIN "Device" d ON d."id" = p."deviceId"
+       WHERE p."patientId" = ? AND p."unpairedAt" IS NULL
+       ORDER BY p."pairedAt" DESC LIMIT 1`,
+      patientId,
+    ) ?? null;
+  return { ...user, profile, currentPairing: pairing };
+}
+
+/** The patient's newest note with its author's names (null: none, or the author is gone). */
+export function readLatestNote(patientId: string) {
+  const row = readRow<{
+    body: string;
+    createdAt: unknown;
+    firstName: string | null;
+    lastName: string | null;
+    authorId: string | null;
+  }>(
+    `SELECT n."body" AS "body", n."createdAt" AS "createdAt", u."id" AS "authorId",
+            u."firstName" AS "firstName", u."lastName" AS "lastName"
+     FROM "PatientNote" n LEFT JOIN "User" u ON u."id" = n."authorId"
+     WHERE n."patientId" = ?
+     ORDER BY n."createdAt" DESC, n."id" DESC LIMIT 1`,
+    patientId,
+  );
+  if (!row) return null;
+  return {
+    body: row.body,
+    createdAt: instantOf(row.createdAt)!,
+    author: row.authorId ? { firstName: row.firstName!, lastName: row.lastName! } : null,
+  };
+}
+
+/** The patient's goals, newest first, with their creator's names (null: none or gone). */
+export function readGoals(patientId: string) {
+  return readRows<{
+    id: string;
+    timesPerDay: number;
+    days: string;
+    createdAt: unknown;
+    creatorId: string | null;
+    firstName: string | null;
+    lastName: string | null;
+  }>(
+    `SELECT g."id" AS "id", g."timesPerDay" AS "timesPerDay", g."days" AS "days",
+            g."createdAt" AS "createdAt", u."id" AS "creatorId",
+            u."firstName" AS "firstName", u."lastName" AS "lastName"
+     FROM "TherapyGoal" g LEFT JOIN "User" u ON u."id" = g."createdById"
+     WHERE g."patientId" = ?
+     ORDER BY g."createdAt" DESC, g."id" DESC`,
+    patientId,
+  ).map((g) => ({
+    id: g.id,
+    timesPerDay: g.timesPerDay,
+    days: g.days,
+    createdAt: instantOf(g.createdAt)!,
+    createdBy: g.creatorId ? { firstName: g.firstName!, lastName: g.lastName! } : null,
+  }));
+}
+
+type AdherenceDayRow = Pick<
+  DailyAdherence,
+  "day" | "timesPerDay" | "therapies" | "completed" | "dayAdherence" | "score" | "maxHmr"
+> & { isGoalDay: number | boolean };
+
+/** The DailyAdherence rows of fromDay..toDay, by day (days without a row are absent). */
+export function readAdherenceDays(patientId: string, fromDay: string, toDay: string) {
+  return readRows<AdherenceDayRow>(
+    `SELECT "day", "isGoalDay", "timesPerDay", "therapies", "completed", "dayAdherence", "score",
+            "maxHmr"
+     FROM "DailyAdherence" WHERE "patientId" = ? AND "day" >= ? AND "day" <= ?
+     ORDER BY "day"`,
+    patientId,
+    fromDay,
+    toDay,
+  ).map((r) => ({ ...r, isGoalDay: Boolean(r.isGoalDay) }));
 }

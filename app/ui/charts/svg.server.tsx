@@ -125,8 +125,24 @@ function trendSvgs(charts: TrendChartsShape): TrendChartsSvg {
   };
 }
 
+/**
+ * The trend charts of each series of days already drawn: the profile's series are shared,
+ * never-changed values of a cache (domain/patients/profileQueries.server.ts trendCache, one per
+ * patient, range and transmission version), so the same series object draws the same charts, and
+ * shaping and hashing two years of days again on every view (a tenth of the page's CPU) is skipped.
+ * Weak: a series that leaves its cache takes its charts along.
+ */
+const trendChartsOf = new WeakMap<readonly TrendDayInput[], TrendChartsSvg>();
+
+/** `days` must not change after the call (the charts drawn from it are kept with it). */
 export function trendChartsSvg(days: readonly TrendDayInput[]): TrendChartsSvg {
-  return trendSvgs(shapeTrendCharts(days));
+  let charts = trendChartsOf.get(days);
+  if (!charts) {
+    charts = trendSvgs(shapeTrendCharts(days));
+    trendChartsOf.set(days, charts);
+  }
+  // A copy: a page load makes the caller's object's strings non-enumerable (hydration.server.ts).
+  return { ...charts };
 }
 
 export function cycleTrendChartsSvg(cycles: readonly CycleTrendInput[]): TrendChartsSvg {

@@ -5,11 +5,21 @@
 // however big the tables.
 import { Prisma, type DailyAdherence, type Membership } from "~/generated/prisma/client";
 import { prisma } from "~/lib/db.server";
+import { readSql } from "~/lib/reader.server";
 import { DEFAULT_TIME_ZONE, dayInZone } from "~/lib/time";
 import { addDays, dayStart, MISSED_DAYS_THRESHOLD } from "../score";
 import { toMs } from "./rows";
 
 type PatientId = { patientId: Membership["userId"] };
+
+/**
+ * The dashboard's statements over PatientStanding, on the request path's read connection
+ * (lib/reader.server.ts): through Prisma's $queryRaw each cost about as much CPU as the page's
+ * own render. `T` is the rows' array type, as with $queryRaw.
+ */
+function readStanding<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T> {
+  return Promise.resolve(readSql(Prisma.sql(strings, ...values)) as T);
+}
 
 const sitePatientsSql = (careSiteId: string) => Prisma.sql`
   SELECT userId FROM "Membership"
@@ -237,7 +247,7 @@ export type StandingCounts = {
 
 /** Every card but "Update Therapy Goals", in one pass over the site's covering index. */
 export async function standingCounts(careSiteId: string, w: StandingWindow) {
-  const [row] = await prisma.$queryRaw<Record<string, unknown>[]>`
+  const [row] = await readStanding<Record<string, unknown>[]>`
     SELECT
       SUM(CASE WHEN x.score < 0.75 THEN 1 ELSE 0 END) AS below75,
       SUM(CASE WHEN x.score < 0.5 THEN 1 ELSE 0 END) AS below50,
@@ -275,14 +285,14 @@ const goalChanges = (careSiteId: string, w: StandingWindow) => Prisma.sql`
 
 /** "Update Therapy Goals": how many of the site's patients changed goal in the range. */
 export async function goalChangeCount(careSiteId: string, w: StandingWindow) {
-  const [row] = await prisma.$queryRaw<{ n: unknown }[]>`
+  const [row] = await readStanding<{ n: unknown }[]>`
     SELECT COUNT(DISTINCT g.patientId) AS n ${goalChanges(careSiteId, w)}`;
   return Number(row.n);
 }
 
 /** Those patients, their names and the instant of their latest change in the range. */
 export function goalChangeRows(careSiteId: string, w: StandingWindow) {
-  return prisma.$queryRaw<
+  return readStanding<
     { patientId: string; firstName: string; lastName: string; changedAt: unknown }[]
   >`
     SELECT g.patientId AS patientId, s.firstName, s.lastName, MAX(g.createdAt) AS changedAt
@@ -396,7 +406,7 @@ function listWhere(careSiteId: string, input: ListInput, w: StandingWindow) {
 
 /** How many rows a category's list has with a search (without one, the card says). */
 export async function standingListTotal(careSiteId: string, input: ListInput, w: StandingWindow) {
-  const [row] = await prisma.$queryRaw<{ n: unknown }[]>`
+  const [row] = await readStanding<{ n: unknown }[]>`
     SELECT COUNT(*) AS n FROM "PatientStanding" s ${listWhere(careSiteId, input, w)}`;
   return Number(row.n);
 }
@@ -417,7 +427,7 @@ export function standingListPage(
 ) {
   const limit =
     page.limit === null ? Prisma.empty : Prisma.sql`LIMIT ${page.limit} OFFSET ${page.offset}`;
-  return prisma.$queryRaw<StandingRow[]>`
+  return readStanding<StandingRow[]>`
     SELECT s.patientId, s.firstName, s.lastName, ${scoreAsOf(w.asOf)} AS score
     FROM "PatientStanding" s ${listWhere(careSiteId, input, w)}
     ORDER BY ${orderOf(input.category, input.sort, input.order, w)}
@@ -429,7 +439,7 @@ export async function statsOf(patientIds: string[], w: StandingWindow) {
   const out: TransmissionStats[] = [];
   for (let i = 0; i < patientIds.length; i += 500) {
     const ids = patientIds.slice(i, i + 500);
-    const rows = await prisma.$queryRaw<Record<keyof TransmissionStats, unknown>[]>`
+    const rows = await readStanding<Record<keyof TransmissionStats, unknown>[]>`
       SELECT t.patientId AS patientId, COUNT(*) AS total,
         SUM(CASE WHEN t.deviatingTherapies > 0 THEN 1 ELSE 0 END) AS deviating,
         SUM(t.therapiesAccepted) AS therapies, SUM(t.deviatingTherapies) AS deviatingTherapies
@@ -453,9 +463,7 @@ export async function statsOf(patientIds: string[], w: StandingWindow) {
 export async function pagePeople(patientIds: string[]) {
   if (patientIds.length === 0)
     return new Map<string, { photoId: string | null; pairId: string | null }>();
-  const rows = await prisma.$queryRaw<
-    { id: string; photoId: string | null; pairId: string | null }[]
-  >`
+  const rows = await readStanding<{ id: string; photoId: string | null; pairId: string | null }[]>`
     SELECT u.id, u.photoId,
       (SELECT p.id FROM "Pairing" p WHERE p.patientId = u.id AND p.unpairedAt IS NULL LIMIT 1) AS pairId
     FROM "User" u WHERE u.id IN (${Prisma.join(patientIds)})`;
