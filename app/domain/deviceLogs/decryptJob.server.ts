@@ -1,7 +1,6 @@
 // The server's side of the decrypt worker (decryptWorker.ts): one worker per log, fed an upload's
 // raw request body as it arrives (at most IN_FLIGHT_BYTES ahead of it), or pointed at a stored
-// upload, or asked to read a parsed model. The main thread only copies bytes into batches and
-// posts them; finding the file in the multipart body, writing it, decrypting, parsing, modelling,
+// upload, or asked to read a parsed model. The main thread only moves the body's chunks to it; finding the file in the multipart body, writing it, decrypting, parsing, modelling,
 // writing and reading the parsed forms happen in the worker, so other requests are answered
 // meanwhile.
 import { EventEmitter } from "node:events";
@@ -33,8 +32,6 @@ export const WORKER_NAME = "deviceLogWorker";
 export const WORKER_ENTRY = "app/domain/deviceLogs/decryptWorker.ts";
 /** Bytes sent to the worker and not yet taken: beyond this the upload waits (back-pressure). */
 const IN_FLIGHT_BYTES = 8 << 20;
-/** The body goes to the worker in batches of this size: a message per batch, not per chunk. */
-const BATCH_BYTES = 1 << 20;
 
 export const parsedDir = () => path.join(env.dataDir, "devicelogs", "parsed");
 export const parsedPaths = (id: string) => ({
@@ -75,7 +72,7 @@ const refusalError = (outcome: UploadRefusal, reason: string) =>
 const workerKeys = () =>
   [...env.deviceLogKeys.entries()].map(([id, key]) => [id, new Uint8Array(key)] as [string, Uint8Array]); // prettier-ignore
 
-/** One worker on one log: bytes in (batched, with back-pressure), one outcome out. */
+/** One worker on one log: bytes in (with back-pressure), one outcome out. */
 function runJob<T>(id: string, start: DecryptJobStart | UploadJobStart, fed: boolean) {
   decryptJobs.started += 1;
   fs.mkdirSync(parsedDir(), { recursive: true });
@@ -84,8 +81,6 @@ function runJob<T>(id: string, start: DecryptJobStart | UploadJobStart, fed: boo
   let settled = false;
   let refusal: Error | null = null;
   let drained: (() => void) | null = null;
-  let batch: Uint8Array | null = null;
-  let batched = 0;
   let resolveDone!: (value: T) => void;
   let rejectDone!: (error: Error) => void;
   const done = new Promise<T>((resolve, reject) => {
@@ -123,45 +118,40 @@ function runJob<T>(id: string, start: DecryptJobStart | UploadJobStart, fed: boo
   worker.postMessage(start);
   decryptJobs.emit("start", id);
 
-  const post = () => {
-    if (!batch || batched === 0) return;
-    const bytes = batched === batch.length ? batch : batch.slice(0, batched);
-    batch = null;
-    batched = 0;
+  // A chunk that owns its whole buffer (what the HTTP parser gives for a body) moves to the
+  // worker without a copy; any other is copied first. The main thread then neither copies the
+  // body nor leaves a second copy of it for its garbage collector (which held it longest).
+  const post = (chunk: Uint8Array) => {
+    const whole = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
+    const bytes = whole ? chunk : chunk.slice();
     inFlight += bytes.byteLength;
-    worker.postMessage({ type: "chunk", bytes }, [bytes.buffer as ArrayBuffer]);
+    try {
+      worker.postMessage({ type: "chunk", bytes }, [bytes.buffer as ArrayBuffer]);
+    } catch {
+      // A buffer that may not move (a pooled one): sent as a copy.
+      worker.postMessage({ type: "chunk", bytes });
+    }
   };
 
   return {
-    /** The refusal known so far (the worker is a few batches behind the upload). */
+    /** The refusal known so far (the worker is a few chunks behind the upload). */
     get refusal() {
       return refusal;
     },
-    /** Copies a chunk into the batch; posts full batches; waits while the worker is behind. */
+    /**
+     * Sends a chunk (moved: the caller must not use it again); waits while the worker is more
+     * than IN_FLIGHT_BYTES behind.
+     */
     async write(chunk: Uint8Array) {
-      let offset = 0;
-      while (offset < chunk.byteLength && !settled) {
-        batch ??= new Uint8Array(BATCH_BYTES);
-        const take = Math.min(BATCH_BYTES - batched, chunk.byteLength - offset);
-        batch.set(chunk.subarray(offset, offset + take), batched);
-        batched += take;
-        offset += take;
-        if (batched === BATCH_BYTES) post();
-      }
+      if (settled || chunk.byteLength === 0) return;
+      post(chunk);
       while (inFlight > IN_FLIGHT_BYTES && !settled)
         await new Promise<void>((resolve) => (drained = resolve));
       drained = null;
     },
-    /** Posts what is batched now (the body has nothing more for the moment). */
-    flush() {
-      if (!settled) post();
-    },
     /** The outcome once every byte is checked; a refusal throws its error. */
     finish() {
-      if (!settled && fed) {
-        post();
-        worker.postMessage({ type: "end" });
-      }
+      if (!settled && fed) worker.postMessage({ type: "end" });
       return done;
     },
     /** Stops the worker and removes whatever it wrote (an upload given up). */

@@ -2,7 +2,7 @@
 // it arrives, to a decrypt worker (decryptJob.server.ts), which finds the file part, checks its
 // name, writes it to DATA_DIR/devicelogs/.incoming and decrypts it; only a log read to its #END
 // record is moved into place and gets its LogFile row. The main thread reads no byte of the form:
-// it counts the body against the size limit, copies it into batches and posts them (a 200 MB
+// it counts the body against the size limit and moves its chunks to the worker (a 200 MB
 // upload scanned by a multipart parser in JavaScript held it for seconds). This is the one domain
 // function that takes the body itself (its headers and stream): the file is never held whole in
 // memory, so the route cannot parse it first. Its other fields are none: the page to go back to
@@ -101,7 +101,7 @@ async function receive(
       const refused = job.refusal;
       if (refused instanceof UploadRefused && refused.outcome === "tooLarge") throw new TooLarge();
       if (!refused) await job.write(chunk);
-    }, job.flush);
+    });
     done = await job.finish();
   } catch (error) {
     await giveUp();
@@ -148,18 +148,15 @@ async function receive(
 }
 
 /**
- * Reads a body to its end, giving each chunk to `take`, and calling `waiting` whenever the next
- * chunk has not arrived yet (what is batched goes out then, so the worker is never kept waiting
- * for bytes the server holds). Every byte counts towards `maxBytes` (TooLarge beyond), and a
- * sender that goes quiet for UPLOAD_IDLE_MS is dropped (Stalled): a stalled upload must not hold
- * one of the few upload slots until the server's request timeout. One watchdog timer for the whole
- * body, not one per chunk.
+ * Reads a body to its end, giving each chunk to `take`: every byte counts towards `maxBytes`
+ * (TooLarge beyond), and a sender that goes quiet for UPLOAD_IDLE_MS is dropped (Stalled): a
+ * stalled upload must not hold one of the few upload slots until the server's request timeout.
+ * One watchdog timer for the whole body, not one per chunk.
  */
 async function readBody(
   body: ReadableStream<Uint8Array>,
   maxBytes: number,
   take: (chunk: Uint8Array) => Promise<void>,
-  waiting: () => void,
 ) {
   const reader = body.getReader();
   let last = Date.now();
@@ -172,14 +169,7 @@ async function readBody(
   let total = 0;
   try {
     for (;;) {
-      const read = reader.read();
-      // A chunk already queued settles `read` before the marker: no wait, nothing to flush.
-      const ready = await Promise.race([read, NOT_YET]);
-      let next: ReadableStreamReadResult<Uint8Array>;
-      if (ready === NOT_YET_MARK) {
-        waiting();
-        next = await Promise.race([read, stalled]);
-      } else next = ready;
+      const next = await Promise.race([reader.read(), stalled]);
       if (next.done) return;
       total += next.value.byteLength;
       if (total > maxBytes) throw new TooLarge();
@@ -191,9 +181,6 @@ async function readBody(
     reader.releaseLock();
   }
 }
-
-const NOT_YET_MARK: unique symbol = Symbol("not yet");
-const NOT_YET = Promise.resolve(NOT_YET_MARK);
 
 function refusal(error: DeviceLogError | UploadRefused): UploadFailure {
   if (error instanceof DeviceLogError) return error.outcome;
