@@ -6,6 +6,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { once } from "node:events";
+import { threadId } from "node:worker_threads";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
@@ -137,6 +138,27 @@ describe("a log opened again", () => {
       expect(await csvOf(file, { from: "2026-02-03", to: "2026-02-05" }), step).toBe(first.march);
     }
     expect(decryptJobs.started).toBe(started);
+  });
+
+  it("reads the parsed model in a worker thread, not on the main one, and only once for requests at once", async () => {
+    const file = await uploaded(await generated("read-in-worker"));
+    const dashboard = await dashboardOf(file);
+    modelCache.clear();
+    const reads: number[] = [];
+    const onRead = (id: string, threadId: number) => id === file.id && reads.push(threadId);
+    decryptJobs.on("modelRead", onRead);
+    try {
+      const started = decryptJobs.started;
+      expect(await Promise.all([dashboardOf(file), dashboardOf(file)])).toEqual([
+        dashboard,
+        dashboard,
+      ]);
+      expect(decryptJobs.started).toBe(started);
+    } finally {
+      decryptJobs.off("modelRead", onRead);
+    }
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).not.toBe(threadId);
   });
 
   it("without parsed forms (an upload from before them), decrypts the upload once in the worker and keeps them", async () => {

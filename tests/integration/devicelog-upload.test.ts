@@ -467,6 +467,50 @@ describe("POST /decrypt/upload: a refused file leaves nothing behind", () => {
     expect(await kept()).toEqual(NOTHING);
   });
 
+  it("a body that is not a whole multipart form: error=failed, and nothing kept", async () => {
+    const log = await generated("malformed", { sizeMb: 1 });
+    const { boundary, body } = multipart(log.fileName, log.content);
+    const post = async (contentType: string, bytes: Buffer) => {
+      const response = await fetch(`${server.url}/decrypt/upload`, {
+        method: "POST",
+        headers: { "content-type": contentType },
+        body: new Uint8Array(bytes),
+        redirect: "manual",
+      });
+      await response.arrayBuffer();
+      return { status: response.status, location: response.headers.get("location") };
+    };
+    const failed = { status: 302, location: "/?dialog=decrypt&error=failed" };
+    const form = `multipart/form-data; boundary=${boundary}`;
+    // The whole log, but the closing delimiter never comes.
+    expect(await post(form, body.subarray(0, body.length - 8))).toEqual(failed);
+    // Part headers without Content-Disposition.
+    const noDisposition = Buffer.from(body.toString("latin1").replace("Content-Disposition", "X-Other"), "latin1"); // prettier-ignore
+    expect(await post(form, noDisposition)).toEqual(failed);
+    // Not multipart at all, or without its boundary.
+    expect(await post("text/csv", log.content)).toEqual(failed);
+    expect(await post("multipart/form-data", body)).toEqual(failed);
+    expect(await kept()).toEqual(NOTHING);
+    await server.idle();
+    expect(await until(kept, (k) => k.incoming.length === 0)).toEqual(NOTHING);
+    expect(server.failures).toEqual([]);
+  });
+
+  it("a file over the size limit: error=tooLarge, the reading stops, nothing kept", async () => {
+    const defaultLimit = env.deviceLogMaxBytes;
+    env.deviceLogMaxBytes = 1048576;
+    try {
+      const log = await generated("over-limit", { sizeMb: 2 });
+      expect(log.content.length).toBeGreaterThan(env.deviceLogMaxBytes + 64 * 1024);
+      const answer = await upload(log.fileName, log.content);
+      expect(answer).toEqual({ status: 302, location: "/?dialog=decrypt&error=tooLarge" });
+    } finally {
+      env.deviceLogMaxBytes = defaultLimit;
+    }
+    expect(await until(kept, (k) => k.incoming.length === 0)).toEqual(NOTHING);
+    expect(server.failures).toEqual([]);
+  });
+
   it("the dialog shows the format document's message for each error code", async () => {
     const dialog = (error: string) =>
       loadDecryptDialog(new URLSearchParams(`dialog=decrypt&error=${error}`));

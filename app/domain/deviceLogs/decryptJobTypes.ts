@@ -19,8 +19,46 @@ export type DecryptJobStart = {
   source?: string;
 };
 
+/**
+ * An upload's raw request body, sent as chunk messages: the worker finds the file part
+ * (`field`), checks its name, writes its bytes to `filePath` and decrypts them as they come.
+ */
+export type UploadJobStart = Omit<DecryptJobStart, "type" | "deviceType" | "deviceId" | "source"> & {
+  type: "upload";
+  boundary: string;
+  field: string;
+  filePath: string;
+  /** The file part's size limit in bytes. */
+  maxFileBytes: number;
+};
+
+/** Why the worker refused an upload: the log's own outcomes, or the form's. */
+export type UploadRefusal = DeviceLogOutcome | "missing" | "fileName" | "tooLarge" | "malformed";
+
+/** The file an upload held, once every byte of it is checked and on disk. */
+export type UploadedFile = {
+  fileName: string;
+  deviceId: string;
+  deviceType: DeviceType;
+  sizeBytes: number;
+  details: LogDetails;
+};
+
+/** A parsed model to read (parsedLog.server.ts); the worker answers `model` or `modelFailed`. */
+export type ModelReadStart = { type: "readModel"; path: string; key: Uint8Array; logId: string };
+
+/** A column of a model read by the worker: its values' buffer is transferred, not copied. */
+export type ModelColumnPart = {
+  group: "therapies" | "cycles" | "hmr";
+  key: string;
+  type: string;
+  values: ArrayBufferView;
+};
+
 export type DecryptWorkerReply =
   | { type: "ack"; bytes: number }
-  | { type: "refused"; outcome: DeviceLogOutcome; reason: string }
-  | { type: "done"; details: LogDetails }
-  | { type: "failed"; message: string };
+  | { type: "refused"; outcome: UploadRefusal; reason: string }
+  | { type: "done"; details: LogDetails; file?: UploadedFile }
+  | { type: "failed"; message: string }
+  | { type: "model"; head: unknown; columns: ModelColumnPart[]; headBytes: number; threadId: number }
+  | { type: "modelFailed"; kind: "tampered" | "stale" | "missing" | "other"; message: string };

@@ -1,29 +1,59 @@
 // The decrypt worker (issue 23 item 6): decrypts and checks one device log off the main thread,
 // builds its cough model and writes the parsed forms (parsedLog.server.ts), so the server keeps
-// answering other requests meanwhile. One worker per log (decryptJob.server.ts starts it); it is
-// bundled on its own (build/deviceLogWorker.js, an asset of the release binary) and imports only
-// the area's pure modules and node: built-ins: no database, no environment.
+// answering other requests meanwhile; or reads a parsed model back. One worker per log
+// (decryptJob.server.ts starts it); it is bundled on its own (build/deviceLogWorker.js, an asset of
+// the release binary) and imports only the area's pure modules and node: built-ins: no database,
+// no environment.
 //
-// Messages in: start (what to decrypt, the keys, where to write), then either chunks of the upload
-// as they arrive and end, or nothing when `source` names a stored upload to read. Out: ack (bytes
-// taken, for back-pressure), refused (a DeviceLogError: the outcome and reason), done (the
-// details), failed (anything else). Refused or failed, nothing is left behind.
+// Messages in: start (what to decrypt, the keys, where to write), then either chunks of the log
+// and end, or nothing when `source` names a stored upload to read; upload (the same, for an
+// upload's raw multipart body: the worker finds the file part, checks its name, writes it to
+// `filePath` and decrypts it), then chunks and end; readModel (a parsed model to read). Out: ack
+// (bytes taken, for back-pressure), refused (the outcome and reason), done (the details, and for
+// an upload the file), failed (anything else); model or modelFailed. Refused or failed, nothing is
+// left behind.
 import fs from "node:fs";
-import { parentPort } from "node:worker_threads";
+import { parentPort, threadId } from "node:worker_threads";
+import { parseLogFileName, type DeviceType } from "./fileName";
 import { DeviceLogError } from "./messages";
-import { RowsWriter, writeModelFile } from "./parsedLog.server";
+import { MalformedMultipart, MultipartReader } from "./multipart";
+import {
+  ParsedLogStale,
+  ParsedLogTampered,
+  readModelParts,
+  RowsWriter,
+  writeModelFile,
+} from "./parsedLog.server";
 import { DeviceLogDecoder } from "./reader";
 import type { DeviceLogHeader, DeviceLogRow } from "./rows";
 import { rowTracker } from "./tracker";
-import type { DecryptJobStart, DecryptWorkerReply } from "./decryptJobTypes";
+import type {
+  DecryptJobStart,
+  DecryptWorkerReply,
+  ModelReadStart,
+  UploadedFile,
+  UploadJobStart,
+  UploadRefusal,
+} from "./decryptJobTypes";
 
 const port = parentPort!;
-const reply = (message: DecryptWorkerReply) => port.postMessage(message);
+const reply = (message: DecryptWorkerReply, transfer: ArrayBuffer[] = []) =>
+  port.postMessage(message, transfer);
 
-let job: ReturnType<typeof open> | null = null;
+/** A refusal of the upload's form (not of its log), as the worker finds it. */
+class Refusal extends Error {
+  constructor(readonly outcome: UploadRefusal) {
+    super(outcome);
+  }
+}
+
+type Job = { write(bytes: Buffer): void; end(): { details: unknown; file?: UploadedFile }; abort(): void }; // prettier-ignore
+
+let job: Job | null = null;
 let stopped = false;
 
-function open(start: DecryptJobStart) {
+/** Decrypts one log given in pieces, writing its parsed forms. */
+function openLog(start: Omit<DecryptJobStart, "type">) {
   let header: DeviceLogHeader | null = null;
   const decoder = new DeviceLogDecoder({
     keys: new Map(start.keys.map(([id, key]) => [id, Buffer.from(key)])),
@@ -41,8 +71,7 @@ function open(start: DecryptJobStart) {
     rows.add(row);
   };
   return {
-    write: (bytes: Uint8Array) =>
-      decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), emit),
+    write: (bytes: Buffer) => decoder.write(bytes, emit),
     end() {
       decoder.end(emit);
       const { model, ...details } = tracker.finish(header!);
@@ -61,6 +90,55 @@ function open(start: DecryptJobStart) {
   };
 }
 
+/** An upload's raw multipart body: the first file part of `field` is the log. */
+function openUpload(start: UploadJobStart): Job {
+  let log: ReturnType<typeof openLog> | null = null;
+  let fd: number | null = null;
+  let seen = false;
+  let file: Omit<UploadedFile, "details"> | null = null;
+  const reader = new MultipartReader(start.boundary, {
+    part(head) {
+      if (head.name !== start.field || head.filename === undefined || seen) return "skip";
+      seen = true;
+      if (head.filename === "") throw new Refusal("missing");
+      const name = parseLogFileName(head.filename);
+      if (!name.ok) throw new Refusal("fileName");
+      const deviceType: DeviceType = name.meta.deviceType;
+      file = { fileName: name.meta.fileName, deviceId: name.meta.deviceId, deviceType, sizeBytes: 0 }; // prettier-ignore
+      fd = fs.openSync(start.filePath, "wx", 0o600);
+      log = openLog({ ...start, deviceType, deviceId: name.meta.deviceId });
+      return "take";
+    },
+    data(bytes) {
+      file!.sizeBytes += bytes.byteLength;
+      if (file!.sizeBytes > start.maxFileBytes) throw new Refusal("tooLarge");
+      log!.write(bytes);
+      fs.writeSync(fd!, bytes);
+    },
+    partEnd() {},
+  });
+  const close = () => {
+    if (fd !== null) fs.closeSync(fd);
+    fd = null;
+  };
+  return {
+    write: (bytes) => reader.write(bytes),
+    end() {
+      reader.end();
+      if (!log || !file) throw new Refusal("missing");
+      const details = (log as ReturnType<typeof openLog>).end();
+      fs.fsyncSync(fd!);
+      close();
+      return { details, file: { ...(file as Omit<UploadedFile, "details">), details } };
+    },
+    abort() {
+      (log as ReturnType<typeof openLog> | null)?.abort();
+      close();
+      fs.rmSync(start.filePath, { force: true });
+    },
+  };
+}
+
 function fail(error: unknown) {
   stopped = true;
   try {
@@ -70,16 +148,43 @@ function fail(error: unknown) {
   }
   if (error instanceof DeviceLogError)
     reply({ type: "refused", outcome: error.outcome, reason: error.reason });
+  else if (error instanceof Refusal)
+    reply({ type: "refused", outcome: error.outcome, reason: error.outcome });
+  else if (error instanceof MalformedMultipart)
+    reply({ type: "refused", outcome: "malformed", reason: error.message });
   else reply({ type: "failed", message: error instanceof Error ? error.message : String(error) });
 }
 
 function finish() {
   try {
-    reply({ type: "done", details: job!.end() });
+    const { details, file } = job!.end();
+    reply({ type: "done", details: details as UploadedFile["details"], file });
   } catch (error) {
     fail(error);
   }
   stopped = true;
+}
+
+function readModel(start: ModelReadStart) {
+  try {
+    const parts = readModelParts(start.path, Buffer.from(start.key), start.logId);
+    const columns = parts.columns.map(({ group, key, type, values }) => ({ group, key, type, values })); // prettier-ignore
+    reply(
+      { type: "model", head: parts.head, headBytes: parts.headBytes, columns, threadId },
+      // Each column's array owns its buffer (readModelParts allocates it), so it moves whole.
+      parts.columns.map((c) => c.values.buffer as ArrayBuffer),
+    );
+  } catch (error) {
+    const kind =
+      error instanceof ParsedLogTampered
+        ? "tampered"
+        : error instanceof ParsedLogStale
+          ? "stale"
+          : (error as NodeJS.ErrnoException).code === "ENOENT"
+            ? "missing"
+            : "other";
+    reply({ type: "modelFailed", kind, message: (error as Error).message });
+  }
 }
 
 port.on("message", (message: { type: string } & Record<string, unknown>) => {
@@ -90,9 +195,16 @@ port.on("message", (message: { type: string } & Record<string, unknown>) => {
   }
   try {
     switch (message.type) {
+      case "readModel":
+        stopped = true;
+        return readModel(message as unknown as ModelReadStart);
+      case "upload":
+        job = openUpload(message as unknown as UploadJobStart);
+        return;
       case "start": {
         const start = message as unknown as DecryptJobStart;
-        job = open(start);
+        const log = openLog(start);
+        job = { write: log.write, end: () => ({ details: log.end() }), abort: log.abort };
         if (start.source) {
           const fd = fs.openSync(start.source, "r");
           try {
@@ -112,7 +224,7 @@ port.on("message", (message: { type: string } & Record<string, unknown>) => {
       }
       case "chunk": {
         const bytes = message.bytes as Uint8Array;
-        job!.write(bytes);
+        job!.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
         reply({ type: "ack", bytes: bytes.length });
         return;
       }

@@ -25,6 +25,7 @@ import {
   parsedDir,
   parsedFiles,
   parsedPaths,
+  readModelInWorker,
   startDecryptJob,
 } from "~/domain/deviceLogs/decryptJob.server";
 import { describeLogFile, type DeviceType } from "~/domain/deviceLogs/fileName";
@@ -39,7 +40,6 @@ import type { CoughLogModel } from "~/domain/deviceLogs/model";
 import {
   ParsedLogStale,
   ParsedLogTampered,
-  readModelFile,
   readRowsFile,
 } from "~/domain/deviceLogs/parsedLog.server";
 import { createLimiter } from "~/lib/limiter";
@@ -220,10 +220,8 @@ export async function loadCoughModel(file: LogFileRecord) {
   }
   let pending = loading.get(file.id);
   if (!pending) {
-    const { modelPath } = parsedPaths(file.id);
-    pending = fromParsed(file, () =>
-      modelReads.run(() => readModelFile(modelPath, keyOfLog(file.id), file.id)),
-    )
+    // Read, authenticated and decrypted in a worker: the main thread only assembles the columns.
+    pending = fromParsed(file, () => modelReads.run(() => readModelInWorker(file.id)))
       .then(({ model, bytes }) => {
         rememberModel(file.id, model, bytes);
         return model;

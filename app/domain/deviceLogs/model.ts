@@ -15,7 +15,7 @@ const CHUNK = 1 << SHIFT;
 const MASK = CHUNK - 1;
 const NO_FLAG = 255;
 
-type NumberArray = Float64Array | Float32Array | Int32Array | Uint8Array;
+export type NumberArray = Float64Array | Float32Array | Int32Array | Uint8Array;
 
 /** An append-only column of numbers in fixed chunks: growing never copies what is stored. */
 export class Column {

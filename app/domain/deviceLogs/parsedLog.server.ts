@@ -29,6 +29,7 @@ import {
   COLUMN_TYPES,
   type ColumnType,
   type CoughLogModel,
+  type NumberArray,
   type SettingsChange,
   type Alarm,
 } from "./model";
@@ -151,6 +152,56 @@ async function readAt(file: fsp.FileHandle, position: number, length: number) {
   return buffer.subarray(0, done);
 }
 
+function readAtSync(fd: number, position: number, length: number) {
+  const buffer = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const bytesRead = fs.readSync(fd, buffer, done, length - done, position + done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
+  }
+  return buffer.subarray(0, done);
+}
+
+type ReadAt = (position: number, length: number) => Promise<Buffer>;
+
+/** Checks the head of a sealed file: throws ParsedLogTampered or ParsedLogStale. */
+function checkHead(head: Buffer, key: Buffer) {
+  if (head.length < HEAD_BYTES || !head.subarray(0, MAGIC.length).equals(MAGIC))
+    throw new ParsedLogTampered("not a parsed log");
+  if (!timingSafeEqual(head.subarray(MAGIC.length), keyCheck(key))) throw new ParsedLogStale();
+}
+
+/** A segment's head: its plaintext length and whether it is the last. */
+function segmentHeadOf(segmentHead: Buffer) {
+  if (segmentHead.length < SEGMENT_HEAD) throw new ParsedLogTampered("cut short");
+  const length = segmentHead.readUInt32LE(0);
+  const flag = segmentHead[4];
+  if (flag > 1 || length > SEGMENT_BYTES) throw new ParsedLogTampered("bad segment head");
+  return { length, last: flag === 1 };
+}
+
+/** A segment's plaintext, authenticated, from its nonce, ciphertext and tag. */
+function openSegment(
+  body: Buffer,
+  length: number,
+  where: { key: Buffer; kind: ParsedKind; logId: string; index: number; last: boolean },
+) {
+  if (body.length < NONCE_BYTES + length + TAG_BYTES) throw new ParsedLogTampered("cut short");
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", where.key, body.subarray(0, NONCE_BYTES), {
+      authTagLength: TAG_BYTES,
+    });
+    decipher.setAAD(aad(where.kind, where.logId, where.index, where.last));
+    decipher.setAuthTag(body.subarray(NONCE_BYTES + length));
+    const update = decipher.update(body.subarray(NONCE_BYTES, NONCE_BYTES + length));
+    const tail = decipher.final();
+    return tail.length ? Buffer.concat([update, tail]) : update;
+  } catch {
+    throw new ParsedLogTampered(`segment ${where.index}`);
+  }
+}
+
 /**
  * The plaintext segments of a sealed file, each authenticated before it is given out; throws
  * ParsedLogTampered at the first fault (including a file cut after a segment, or bytes after the
@@ -163,36 +214,17 @@ export async function* readSealedFile(
   logId: string,
 ): AsyncGenerator<Buffer, void, undefined> {
   const file = await fsp.open(path, "r");
+  const read: ReadAt = (position, length) => readAt(file, position, length);
   try {
-    const head = await readAt(file, 0, HEAD_BYTES);
-    if (head.length < HEAD_BYTES || !head.subarray(0, MAGIC.length).equals(MAGIC))
-      throw new ParsedLogTampered("not a parsed log");
-    if (!timingSafeEqual(head.subarray(MAGIC.length), keyCheck(key))) throw new ParsedLogStale();
+    checkHead(await read(0, HEAD_BYTES), key);
     let position = HEAD_BYTES;
     for (let index = 0; ; index++) {
-      const segmentHead = await readAt(file, position, SEGMENT_HEAD);
-      if (segmentHead.length < SEGMENT_HEAD) throw new ParsedLogTampered("cut short");
-      const length = segmentHead.readUInt32LE(0);
-      const flag = segmentHead[4];
-      if (flag > 1 || length > SEGMENT_BYTES) throw new ParsedLogTampered("bad segment head");
-      const body = await readAt(file, position + SEGMENT_HEAD, NONCE_BYTES + length + TAG_BYTES);
-      if (body.length < NONCE_BYTES + length + TAG_BYTES) throw new ParsedLogTampered("cut short");
-      let plain: Buffer;
-      try {
-        const decipher = createDecipheriv("aes-256-gcm", key, body.subarray(0, NONCE_BYTES), {
-          authTagLength: TAG_BYTES,
-        });
-        decipher.setAAD(aad(kind, logId, index, flag === 1));
-        decipher.setAuthTag(body.subarray(NONCE_BYTES + length));
-        const update = decipher.update(body.subarray(NONCE_BYTES, NONCE_BYTES + length));
-        const tail = decipher.final();
-        plain = tail.length ? Buffer.concat([update, tail]) : update;
-      } catch {
-        throw new ParsedLogTampered(`segment ${index}`);
-      }
+      const { length, last } = segmentHeadOf(await read(position, SEGMENT_HEAD));
+      const body = await read(position + SEGMENT_HEAD, NONCE_BYTES + length + TAG_BYTES);
+      const plain = openSegment(body, length, { key, kind, logId, index, last });
       position += SEGMENT_HEAD + NONCE_BYTES + length + TAG_BYTES;
-      if (flag === 1) {
-        if ((await readAt(file, position, 1)).length > 0)
+      if (last) {
+        if ((await read(position, 1)).length > 0)
           throw new ParsedLogTampered("bytes after the last segment");
         if (plain.length) yield plain;
         return;
@@ -204,17 +236,46 @@ export async function* readSealedFile(
   }
 }
 
+/** readSealedFile, synchronously (for the decrypt worker, which has nothing else to do). */
+export function* readSealedFileSync(
+  path: string,
+  key: Buffer,
+  kind: ParsedKind,
+  logId: string,
+): Generator<Buffer, void, undefined> {
+  const fd = fs.openSync(path, "r");
+  try {
+    checkHead(readAtSync(fd, 0, HEAD_BYTES), key);
+    let position = HEAD_BYTES;
+    for (let index = 0; ; index++) {
+      const { length, last } = segmentHeadOf(readAtSync(fd, position, SEGMENT_HEAD));
+      const body = readAtSync(fd, position + SEGMENT_HEAD, NONCE_BYTES + length + TAG_BYTES);
+      const plain = openSegment(body, length, { key, kind, logId, index, last });
+      position += SEGMENT_HEAD + NONCE_BYTES + length + TAG_BYTES;
+      if (last) {
+        if (readAtSync(fd, position, 1).length > 0)
+          throw new ParsedLogTampered("bytes after the last segment");
+        if (plain.length) yield plain;
+        return;
+      }
+      yield plain;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Reads exact byte counts across segment boundaries. */
 class SegmentReader {
   private current: Buffer = Buffer.alloc(0);
   private offset = 0;
-  constructor(private readonly segments: AsyncGenerator<Buffer, void, undefined>) {}
+  constructor(private readonly segments: Generator<Buffer, void, undefined>) {}
 
-  async fill(target: Uint8Array) {
+  fill(target: Uint8Array) {
     let done = 0;
     while (done < target.length) {
       if (this.offset === this.current.length) {
-        const next = await this.segments.next();
+        const next = this.segments.next();
         if (next.done) throw new ParsedLogTampered("ends early");
         this.current = next.value;
         this.offset = 0;
@@ -227,8 +288,8 @@ class SegmentReader {
     return target;
   }
 
-  async end() {
-    if (this.offset !== this.current.length || !(await this.segments.next()).done)
+  end() {
+    if (this.offset !== this.current.length || !this.segments.next().done)
       throw new ParsedLogTampered("bytes after the model");
   }
 }
@@ -237,7 +298,7 @@ class SegmentReader {
 
 const GROUPS = ["therapies", "cycles", "hmr"] as const;
 type ColumnHead = { group: (typeof GROUPS)[number]; key: string; type: ColumnType; length: number };
-type ModelHead = {
+export type ModelHead = {
   version: number;
   keyId: string;
   deviceId: string;
@@ -311,21 +372,38 @@ export function writeModelFile(path: string, key: Buffer, logId: string, model: 
   }
 }
 
-/** The model read back, and what it holds in memory. */
-export async function readModelFile(path: string, key: Buffer, logId: string) {
-  const reader = new SegmentReader(readSealedFile(path, key, "model", logId));
-  const size = Buffer.from(await reader.fill(new Uint8Array(4))).readUInt32LE(0);
+/** A model as read from its sealed file: its head and its columns' values. */
+export type ModelParts = {
+  head: ModelHead;
+  headBytes: number;
+  columns: { group: ColumnHead["group"]; key: string; type: ColumnType; values: NumberArray }[];
+};
+
+/**
+ * Reads a sealed model synchronously, each column into one typed array (the decrypt worker reads
+ * it and transfers the arrays' buffers to the main thread, which builds the model: modelFromParts).
+ */
+export function readModelParts(path: string, key: Buffer, logId: string): ModelParts {
+  const reader = new SegmentReader(readSealedFileSync(path, key, "model", logId));
+  const size = Buffer.from(reader.fill(new Uint8Array(4))).readUInt32LE(0);
   if (size > 256 << 20) throw new ParsedLogTampered("head too large");
-  const json = await reader.fill(new Uint8Array(size));
+  const json = reader.fill(new Uint8Array(size));
   const head = JSON.parse(Buffer.from(json).toString("utf8")) as ModelHead;
   if (head.version !== MODEL_VERSION) throw new ParsedLogStale();
-  const groups: Record<string, Record<string, Column>> = { therapies: {}, cycles: {}, hmr: {} };
-  for (const c of head.columns) {
+  const columns = head.columns.map((c) => {
+    if (!(c.type in COLUMN_TYPES)) throw new ParsedLogTampered("unknown column type");
     const values = COLUMN_TYPES[c.type](c.length);
-    await reader.fill(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
-    groups[c.group][c.key] = Column.of(values, COLUMN_TYPES[c.type]);
-  }
-  await reader.end();
+    reader.fill(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+    return { group: c.group, key: c.key, type: c.type, values };
+  });
+  reader.end();
+  return { head, headBytes: size, columns };
+}
+
+/** The model of its parts, and what it holds in memory. */
+export function modelFromParts({ head, headBytes, columns }: ModelParts) {
+  const groups: Record<string, Record<string, Column>> = { therapies: {}, cycles: {}, hmr: {} };
+  for (const c of columns) groups[c.group][c.key] = Column.of(c.values, COLUMN_TYPES[c.type]);
   const model = {
     keyId: head.keyId,
     deviceId: head.deviceId,
@@ -342,7 +420,12 @@ export async function readModelFile(path: string, key: Buffer, logId: string) {
     alarms: head.alarms,
     systemEvents: head.systemEvents,
   } as unknown as CoughLogModel;
-  return { model, bytes: modelBytes(model, size) };
+  return { model, bytes: modelBytes(model, headBytes) };
+}
+
+/** The model read back in this thread, and what it holds in memory. */
+export function readModelFile(path: string, key: Buffer, logId: string) {
+  return modelFromParts(readModelParts(path, key, logId));
 }
 
 // ---- The rows (CSV) ----

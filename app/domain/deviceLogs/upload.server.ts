@@ -1,19 +1,22 @@
-// Receiving an upload (spec 3 §2.8, §7.4; DEVICE-LOG-FORMAT.md): the multipart body streams through
-// the decrypter while it is written to DATA_DIR/devicelogs/.incoming; only a log read to its #END
-// record is moved into place and gets its LogFile row. This is the one domain function that takes
-// the body itself (its headers and stream): the file is never held whole in memory, so the route
-// cannot parse it first. Its other fields are none: the page to go back to is in the query.
+// Receiving an upload (spec 3 §2.8, §7.4; DEVICE-LOG-FORMAT.md): the raw multipart body goes, as
+// it arrives, to a decrypt worker (decryptJob.server.ts), which finds the file part, checks its
+// name, writes it to DATA_DIR/devicelogs/.incoming and decrypts it; only a log read to its #END
+// record is moved into place and gets its LogFile row. The main thread reads no byte of the form:
+// it counts the body against the size limit and moves its chunks to the worker (a 200 MB
+// upload scanned by a multipart parser in JavaScript held it for seconds). This is the one domain
+// function that takes the body itself (its headers and stream): the file is never held whole in
+// memory, so the route cannot parse it first. Its other fields are none: the page to go back to
+// is in the query.
 import { randomUUID } from "node:crypto";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
-import { parsedFiles, startDecryptJob, type DecryptJob } from "./decryptJob.server";
-import { parseLogFileName, type DeviceType } from "./fileName";
+import { parsedFiles, startUploadJob, UploadRefused } from "./decryptJob.server";
+import type { UploadedFile } from "./decryptJobTypes";
 import { DeviceLogError } from "./messages";
-import type { LogDetails } from "./tracker";
+import { multipartBoundary } from "./multipart";
 import {
   absolute,
   incomingDir,
@@ -40,16 +43,6 @@ class Stalled extends Error {}
 
 /** The upload as it arrives: its headers (Content-Type, Content-Length) and its body stream. */
 export type UploadBody = Pick<Request, "headers" | "body">;
-
-type Received = {
-  id: string;
-  fileName: string;
-  deviceId: string;
-  deviceType: DeviceType;
-  sizeBytes: number;
-  temp: string;
-  details: LogDetails;
-};
 
 /**
  * Reads a multipart upload (the file in `uploaded-csv`) as a stream: the name is checked before a
@@ -78,126 +71,60 @@ async function receive(
   const limit = env.deviceLogMaxBytes;
   const declared = Number(upload.headers.get("content-length") ?? NaN);
   if (declared > limit + FORM_SLACK_BYTES) return { ok: false, failure: "tooLarge" };
+  const boundary = multipartBoundary(upload.headers.get("content-type"));
+  if (!boundary || !upload.body) {
+    logger.warn("device log upload not read", { reason: "not a multipart/form-data body" });
+    return { ok: false, failure: "failed" };
+  }
 
-  let total = 0;
-  let failure: UploadFailure | null = null;
-  let received: Received | null = null;
-  const temps: string[] = [];
-  const jobs: DecryptJob[] = [];
+  const id = randomUUID();
+  await fsp.mkdir(incomingDir(), { recursive: true });
+  const temp = path.join(incomingDir(), `${id}.part`);
+  const temps = [temp, ...parsedFiles(id)];
+  const job = startUploadJob({
+    id,
+    boundary,
+    field: LOG_FILE_FIELD,
+    filePath: temp,
+    maxFileBytes: limit,
+  });
   const giveUp = async () => {
-    await Promise.all(jobs.map((job) => job.abort()));
+    await job.abort();
     await removeAll(temps);
   };
 
-  // Every byte counts towards the limit, and a sender that goes quiet is dropped: a stalled
-  // upload must not hold one of the few upload slots until the server's request timeout.
-  async function* counted(data: AsyncIterable<Uint8Array>) {
-    const chunks = data[Symbol.asyncIterator]();
-    for (;;) {
-      let timer: NodeJS.Timeout | undefined;
-      const stalled = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Stalled()), UPLOAD_IDLE_MS);
-      });
-      const next = await Promise.race([chunks.next(), stalled]).finally(() => clearTimeout(timer));
-      if (next.done) return;
-      total += next.value.byteLength;
-      if (total > limit + FORM_SLACK_BYTES) throw new TooLarge();
-      yield next.value;
-    }
-  }
-  const drain = async (data: AsyncIterable<Uint8Array>) => {
-    for await (const _ of counted(data));
-  };
-
-  const handler: UploadHandler = async (part) => {
-    if (part.name !== LOG_FILE_FIELD || part.filename === undefined || received || failure) {
-      await drain(part.data);
-      return undefined;
-    }
-    if (part.filename === "") {
-      await drain(part.data);
-      failure = "missing";
-      return undefined;
-    }
-    const name = parseLogFileName(part.filename);
-    if (!name.ok) {
-      await drain(part.data);
-      failure = "fileName";
-      return undefined;
-    }
-    const id = randomUUID();
-    await fsp.mkdir(incomingDir(), { recursive: true });
-    const temp = path.join(incomingDir(), `${id}.part`);
-    temps.push(temp);
-    const file = await fsp.open(temp, "wx", 0o600);
-    // The worker decrypts, checks and models the log as it arrives, a few chunks behind.
-    const job = startDecryptJob({
-      id,
-      deviceType: name.meta.deviceType,
-      deviceId: name.meta.deviceId,
-    });
-    jobs.push(job);
-    temps.push(...parsedFiles(id));
-    let size = 0;
-    try {
-      for await (const chunk of counted(part.data)) {
-        if (failure) continue; // refused: read on to the end, keep nothing
-        size += chunk.byteLength;
-        if (size > limit) throw new TooLarge();
-        if (job.refusal) {
-          failure = refusal(job.refusal);
-          continue;
-        }
-        await job.write(chunk);
-        await file.write(chunk);
-      }
-      if (!failure) {
-        try {
-          const details = await job.finish();
-          await file.sync();
-          received = {
-            id,
-            fileName: name.meta.fileName,
-            deviceId: name.meta.deviceId,
-            deviceType: name.meta.deviceType,
-            sizeBytes: size,
-            temp,
-            details,
-          };
-        } catch (error) {
-          failure = refusal(error);
-        }
-      }
-    } finally {
-      await file.close();
-    }
-    return undefined;
-  };
-
+  let done: UploadedFile;
   try {
-    // The parser reads only the Content-Type header and the body stream of what it is given.
-    await unstable_parseMultipartFormData(upload as Request, handler);
+    // A refused file is read on to the end of the request and thrown away (so the browser gets
+    // the answer); over the size limit the reading stops.
+    await readBody(upload.body, limit + FORM_SLACK_BYTES, async (chunk) => {
+      const refused = job.refusal;
+      if (refused instanceof UploadRefused && refused.outcome === "tooLarge") throw new TooLarge();
+      if (!refused) await job.write(chunk);
+    });
+    done = await job.finish();
   } catch (error) {
     await giveUp();
     if (error instanceof TooLarge) return { ok: false, failure: "tooLarge" };
-    // A cut-off upload or a body that is not multipart: the sender's side, not a 500.
+    if (error instanceof DeviceLogError || error instanceof UploadRefused) {
+      const failure = refusal(error);
+      if (failure === "failed")
+        logger.warn("device log upload not read", { reason: (error as Error).message });
+      return { ok: false, failure };
+    }
+    // A cut-off or stalled upload, or a worker that failed: the sender sees a failure, not a 500.
     logger.warn("device log upload not read", { reason: (error as Error).message });
     return { ok: false, failure: "failed" };
   }
-  const done = received as Received | null;
-  if (failure || !done) {
-    await giveUp();
-    return { ok: false, failure: failure ?? "missing" };
-  }
 
-  const storagePath = storagePathOf(done.id);
+  const storagePath = storagePathOf(id);
   const now = options.now ?? new Date();
   try {
     // The file is in place before the row commits: a row never names a missing file.
-    await fsp.rename(done.temp, absolute(storagePath));
+    await fsp.rename(temp, absolute(storagePath));
     await prisma.logFile.create({
       data: {
-        id: done.id,
+        id,
         fileName: done.fileName,
         deviceSerial: done.deviceId,
         deviceType: done.deviceType,
@@ -214,15 +141,50 @@ async function receive(
       },
     });
   } catch (error) {
-    await removeAll([done.temp, absolute(storagePath), ...parsedFiles(done.id)]);
+    await removeAll([temp, absolute(storagePath), ...parsedFiles(id)]);
     throw error;
   }
-  return { ok: true, id: done.id };
+  return { ok: true, id };
 }
 
-function refusal(error: unknown): UploadFailure {
+/**
+ * Reads a body to its end, giving each chunk to `take`: every byte counts towards `maxBytes`
+ * (TooLarge beyond), and a sender that goes quiet for UPLOAD_IDLE_MS is dropped (Stalled): a
+ * stalled upload must not hold one of the few upload slots until the server's request timeout.
+ * One watchdog timer for the whole body, not one per chunk.
+ */
+async function readBody(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  take: (chunk: Uint8Array) => Promise<void>,
+) {
+  const reader = body.getReader();
+  let last = Date.now();
+  let stall!: (error: Stalled) => void;
+  const stalled = new Promise<never>((_, reject) => (stall = reject));
+  stalled.catch(() => {});
+  const watchdog = setInterval(() => {
+    if (Date.now() - last >= UPLOAD_IDLE_MS) stall(new Stalled("the upload stalled"));
+  }, UPLOAD_IDLE_MS / 6);
+  let total = 0;
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), stalled]);
+      if (next.done) return;
+      total += next.value.byteLength;
+      if (total > maxBytes) throw new TooLarge();
+      await take(next.value);
+      last = Date.now();
+    }
+  } finally {
+    clearInterval(watchdog);
+    reader.releaseLock();
+  }
+}
+
+function refusal(error: DeviceLogError | UploadRefused): UploadFailure {
   if (error instanceof DeviceLogError) return error.outcome;
-  throw error;
+  return error.outcome === "malformed" ? "failed" : error.outcome;
 }
 
 async function removeAll(files: string[]) {
