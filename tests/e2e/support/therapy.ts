@@ -3,6 +3,7 @@
 // so the server's own ingest and adherence worker make the data the pages show.
 import crypto from "node:crypto";
 import { TZDate } from "@date-fns/tz";
+import { expect } from "@playwright/test";
 import {
   DeviceClient,
   STANDARD_PRESCRIPTION,
@@ -104,6 +105,11 @@ async function therapyPatient(
       therapies: [therapy],
     });
   }
+  // The server's adherence worker writes the dashboard's standing after a pause in transmissions
+  // (at most 2 s later): the world is ready when the patient has left its queue.
+  await expect
+    .poll(() => withPrisma((client) => client.adherenceQueue.count({ where: { patientId: patient.id } })), { timeout: 20_000 }) // prettier-ignore
+    .toBe(0);
   return { patient, serial };
 }
 
