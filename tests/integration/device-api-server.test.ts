@@ -9,10 +9,10 @@ import path from "node:path";
 import type express from "express";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { prisma } from "~/lib/db.server";
-import { createDevice, rotateDeviceToken } from "~/domain/devices/device.server";
+import { rotateDeviceToken } from "~/domain/devices/device.server";
 import { handleDeviceApi } from "~/domain/devices/deviceApi.server";
 import { createApp } from "../../server/http";
-import { STANDARD_PRESCRIPTION } from "../../scripts/sim/client";
+import { newDevice, transmissionBody } from "../support/deviceApiBodies";
 import { uid } from "../support/factories";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -59,29 +59,8 @@ function send(
   });
 }
 
-function transmission(eventIds: string[]) {
-  return JSON.stringify({
-    sentAt: "2026-11-20T23:10:00Z",
-    hmr: 12.5,
-    prescription: STANDARD_PRESCRIPTION,
-    therapies: eventIds.map((eventId) => ({
-      eventId,
-      startedAt: "2026-11-20T14:00:00Z",
-      mode: "Auto",
-      delivered: { P_P: 0, P_T: 10, I_P: 40, I_T: 20, E_P: -40, E_T: 15, O_F: 1 },
-      cycles: [1, 2, 3].map((n) => ({ n, P_IP: 38, E_V: 1200, P_F: 250, SPO2: 96, O_F: 1 })),
-    })),
-  });
-}
-
-async function device() {
-  const result = await createDevice({
-    serial: uid("SN").replace(/[^A-Za-z0-9]/g, ""),
-    type: "cough",
-  });
-  if (!result.ok) throw new Error(result.error);
-  return { id: result.device.id, serial: result.device.serial, token: result.token };
-}
+const transmission = transmissionBody;
+const device = () => newDevice("SN");
 
 describe("the server's own device API handler", () => {
   let port = 0;

@@ -423,11 +423,6 @@ export function modelFromParts({ head, headBytes, columns }: ModelParts) {
   return { model, bytes: modelBytes(model, headBytes) };
 }
 
-/** The model read back in this thread, and what it holds in memory. */
-export function readModelFile(path: string, key: Buffer, logId: string) {
-  return modelFromParts(readModelParts(path, key, logId));
-}
-
 // ---- The rows (CSV) ----
 
 /** A row as the CSV download needs it. */
