@@ -202,6 +202,10 @@ export function categoryOf(frame: Frame) {
   if (url.includes("adapter-better-sqlite3") && /^(performIO|executeIO)$/.test(fn))
     return "SQLite statements (run through Prisma's adapter)";
   if (url.includes("/better-sqlite3/")) return "better-sqlite3 (JS side)";
+  // The query-only connection's helpers (app/lib/reader.server.ts) call the statements' native
+  // all()/get(): the samples land on them, so their self time is the statements'.
+  if (/\/build\/index\.js$/.test(url) && /^read(Sql|Rows|Row)$/.test(fn))
+    return "SQLite statements (the reader connection)";
   if (url.includes("/@prisma/"))
     return "Prisma client and adapter (query building, result mapping)";
   // The server's only WebAssembly is Prisma's query compiler (engineType "client").

@@ -181,6 +181,7 @@ describe("a profile cut to a timed run", () => {
     expect(categoryOf(frame("wasm-function[90]", "wasm://wasm/0072416a"))).toBe("Prisma query compiler (WebAssembly)"); // prettier-ignore
     expect(categoryOf(frame("processChunk", "node:zlib"))).toBe("compression (zlib)");
     expect(categoryOf(frame("x", "file:///w/build/index.js"))).toBe("app code (build/index.js)");
+    expect(categoryOf(frame("readSql", "file:///w/build/index.js"))).toBe("SQLite statements (the reader connection)"); // prettier-ignore
     expect(categoryOf(frame("x", "file:///w/node_modules/@date-fns/tz/index.cjs"))).toBe("package @date-fns/tz"); // prettier-ignore
   });
 });
