@@ -17,6 +17,7 @@ import type {
   UploadJobStart,
   UploadRefusal,
 } from "./decryptJobTypes";
+import type { DayRange } from "./calendar";
 import type { DeviceType } from "./fileName";
 import { DeviceLogError, type DeviceLogOutcome } from "./messages";
 import {
@@ -215,7 +216,7 @@ export type UploadJob = ReturnType<typeof startUploadJob>;
  * the main thread almost nothing. Throws as the reader does: ParsedLogTampered, ParsedLogStale,
  * or an ENOENT error when there is no file.
  */
-export async function readModelInWorker(id: string) {
+export async function readModelInWorker(id: string, range?: DayRange) {
   const worker = startWorker(WORKER_NAME, WORKER_ENTRY);
   try {
     const reply = await new Promise<DecryptWorkerReply>((resolve, reject) => {
@@ -227,6 +228,7 @@ export async function readModelInWorker(id: string) {
         path: parsedPaths(id).modelPath,
         key: new Uint8Array(keyOfLog(id)),
         logId: id,
+        range,
       };
       worker.postMessage(start);
     });
@@ -239,11 +241,12 @@ export async function readModelInWorker(id: string) {
     }
     if (reply.type !== "model") throw new Error(`decrypt worker: unexpected ${reply.type}`);
     decryptJobs.emit("modelRead", id, reply.threadId);
-    return modelFromParts({
+    const { model, bytes } = modelFromParts({
       head: reply.head,
       headBytes: reply.headBytes,
       columns: reply.columns,
     } as ModelParts);
+    return { model, bytes, summary: range && reply.summary ? { range, value: reply.summary } : null }; // prettier-ignore
   } finally {
     void worker.terminate();
   }

@@ -18,6 +18,7 @@ import { parseLogFileName, type DeviceType } from "./fileName";
 import { DeviceLogError } from "./messages";
 import { MalformedMultipart, MultipartReader } from "./multipart";
 import {
+  modelFromParts,
   ParsedLogStale,
   ParsedLogTampered,
   readModelParts,
@@ -26,6 +27,7 @@ import {
 } from "./parsedLog.server";
 import { DeviceLogDecoder } from "./reader";
 import type { DeviceLogHeader, DeviceLogRow } from "./rows";
+import { summarize } from "./summary";
 import { rowTracker } from "./tracker";
 import type {
   DecryptJobStart,
@@ -168,11 +170,13 @@ function finish() {
 function readModel(start: ModelReadStart) {
   try {
     const parts = readModelParts(start.path, Buffer.from(start.key), start.logId);
-    const columns = parts.columns.map(({ group, key, type, values }) => ({ group, key, type, values })); // prettier-ignore
+    const { head, headBytes, columns } = parts;
+    // The summary reads every cycle: done here, before the columns move, not on the main thread.
+    const summary = start.range ? summarize(modelFromParts(parts).model, start.range) : null;
     reply(
-      { type: "model", head: parts.head, headBytes: parts.headBytes, columns, threadId },
-      // Each column's array owns its buffer (readModelParts allocates it), so it moves whole.
-      parts.columns.map((c) => c.values.buffer as ArrayBuffer),
+      { type: "model", head, headBytes, columns, threadId, summary },
+      // Each part owns its buffer (a segment's plaintext), so it moves whole.
+      columns.flatMap((c) => c.parts.map((part) => part.buffer as ArrayBuffer)),
     );
   } catch (error) {
     const kind =
