@@ -48,8 +48,9 @@ export const keyOfLog = (id: string) => parsedLogKey(env.sessionSecret, id);
 
 /**
  * Tests and the bench listen: "start" (id) when a worker is started to decrypt a log (an upload
- * or a stored one: `started` counts them), "modelRead" (id, the worker's threadId) when a worker
- * has read a parsed model.
+ * or a stored one: `started` counts them), "priority" (id, its nice value) when that worker has
+ * lowered its CPU priority, "modelRead" (id, the worker's threadId) when a worker has read a
+ * parsed model.
  */
 export const decryptJobs = Object.assign(new EventEmitter(), { started: 0 });
 
@@ -104,6 +105,9 @@ function runJob<T>(id: string, start: DecryptJobStart | UploadJobStart, fed: boo
       case "ack":
         inFlight -= message.bytes;
         if (inFlight <= IN_FLIGHT_BYTES) drained?.();
+        return;
+      case "priority":
+        decryptJobs.emit("priority", id, message.nice);
         return;
       case "refused":
         refusal = refusalError(message.outcome, message.reason);

@@ -71,6 +71,7 @@ export type ModelColumnPart = {
 
 export type DecryptWorkerReply =
   | { type: "ack"; bytes: number }
+  | { type: "priority"; nice: number }
   | { type: "refused"; outcome: UploadRefusal; reason: string }
   | { type: "done"; details: LogDetails; file?: UploadedFile }
   | { type: "failed"; message: string }

@@ -13,6 +13,7 @@
 // an upload the file), failed (anything else); model or modelFailed. Refused or failed, nothing is
 // left behind.
 import fs from "node:fs";
+import os from "node:os";
 import { parentPort, threadId } from "node:worker_threads";
 import { parseLogFileName, type DeviceType } from "./fileName";
 import { DeviceLogError } from "./messages";
@@ -53,6 +54,26 @@ type Job = { write(bytes: Buffer): void; end(): { details: unknown; file?: Uploa
 
 let job: Job | null = null;
 let stopped = false;
+
+/** How much a decrypt yields to the server's other work (a thread's nice value, 0 to 19). */
+const DECRYPT_NICE = 10;
+
+/**
+ * Lowers this thread's CPU priority (Linux: the nice value is per thread; a thread may lower its
+ * own without privilege): a 200 MB decrypt then takes the CPU the server's requests leave, not
+ * half of it. Reading a sealed model (a user waits, about a second) keeps the normal priority.
+ * Elsewhere, or when refused, nothing changes.
+ */
+function yieldToServer() {
+  try {
+    const tid = Number(fs.readlinkSync("/proc/thread-self").split("/").pop());
+    if (!Number.isInteger(tid) || tid <= 0) return;
+    os.setPriority(tid, DECRYPT_NICE);
+    reply({ type: "priority", nice: os.getPriority(tid) });
+  } catch {
+    // Not Linux, or no /proc: the decrypt runs at the server's priority.
+  }
+}
 
 /** Decrypts one log given in pieces, writing its parsed forms. */
 function openLog(start: Omit<DecryptJobStart, "type">) {
@@ -203,9 +224,11 @@ port.on("message", (message: { type: string } & Record<string, unknown>) => {
         stopped = true;
         return readModel(message as unknown as ModelReadStart);
       case "upload":
+        yieldToServer();
         job = openUpload(message as unknown as UploadJobStart);
         return;
       case "start": {
+        yieldToServer();
         const start = message as unknown as DecryptJobStart;
         const log = openLog(start);
         job = { write: log.write, end: () => ({ details: log.end() }), abort: log.abort };
