@@ -33,10 +33,7 @@ const HEADERS_END = Buffer.from("\r\n\r\n", "latin1");
 export function multipartBoundary(contentType: string | null) {
   const [type, boundary] = (contentType ?? "").split(/\s*;\s*boundary=/);
   if (type.trim().toLowerCase() !== "multipart/form-data" || !boundary) return null;
-  const unquoted = boundary
-    .replace(/^"(.*)"$/, "$1")
-    .split(";")[0]
-    .trim();
+  const unquoted = boundary.replace(/^"(.*)"$/, "$1").split(";")[0].trim();
   return unquoted.length > 0 && unquoted.length <= 200 ? unquoted : null;
 }
 
