@@ -33,6 +33,8 @@ export const WORKER_NAME = "deviceLogWorker";
 export const WORKER_ENTRY = "app/domain/deviceLogs/decryptWorker.ts";
 /** Bytes sent to the worker and not yet taken: beyond this the upload waits (back-pressure). */
 const IN_FLIGHT_BYTES = 8 << 20;
+/** A log this big takes seconds to decrypt: past it, the worker yields to the server's requests. */
+const YIELD_AFTER_BYTES = 32 << 20;
 
 export const parsedDir = () => path.join(env.dataDir, "devicelogs", "parsed");
 export const parsedPaths = (id: string) => ({
@@ -50,9 +52,13 @@ export const keyOfLog = (id: string) => parsedLogKey(env.sessionSecret, id);
  * Tests and the bench listen: "start" (id) when a worker is started to decrypt a log (an upload
  * or a stored one: `started` counts them), "priority" (id, its nice value) when that worker has
  * lowered its CPU priority, "modelRead" (id, the worker's threadId) when a worker has read a
- * parsed model.
+ * parsed model. `yieldAfterBytes`: how much of a log a worker decrypts at the server's priority
+ * before it lowers its own (tests set it to 0).
  */
-export const decryptJobs = Object.assign(new EventEmitter(), { started: 0 });
+export const decryptJobs = Object.assign(new EventEmitter(), {
+  started: 0,
+  yieldAfterBytes: YIELD_AFTER_BYTES,
+});
 
 /** An upload refused for its form rather than its log: no file, a wrong name, too large, not a form. */
 export class UploadRefused extends Error {
@@ -186,6 +192,7 @@ export function startDecryptJob(options: {
     key: new Uint8Array(keyOfLog(options.id)),
     ...parsedPaths(options.id),
     source: options.source,
+    yieldAfterBytes: decryptJobs.yieldAfterBytes,
   };
   return runJob<LogDetails>(options.id, start, !options.source);
 }
@@ -208,6 +215,7 @@ export function startUploadJob(options: {
     keys: workerKeys(),
     key: new Uint8Array(keyOfLog(options.id)),
     ...parsedPaths(options.id),
+    yieldAfterBytes: decryptJobs.yieldAfterBytes,
   };
   return runJob<UploadedFile>(options.id, start, true);
 }

@@ -19,6 +19,8 @@ export type DecryptJobStart = {
   rowsPath: string;
   /** A stored upload to read; without it, the bytes come as chunk messages. */
   source?: string;
+  /** Past this many bytes of the log, the worker lowers its CPU priority (decryptWorker.ts). */
+  yieldAfterBytes: number;
 };
 
 /**

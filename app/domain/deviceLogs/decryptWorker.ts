@@ -61,8 +61,10 @@ const DECRYPT_NICE = 10;
 /**
  * Lowers this thread's CPU priority (Linux: the nice value is per thread; a thread may lower its
  * own without privilege): a 200 MB decrypt then takes the CPU the server's requests leave, not
- * half of it. Reading a sealed model (a user waits, about a second) keeps the normal priority.
- * Elsewhere, or when refused, nothing changes.
+ * half of it. Only past `yieldAfterBytes` of the log (DecryptJobStart): a small log, or a refusal
+ * of the first bytes, is answered at the server's priority even on a busy machine. Reading a
+ * sealed model (a user waits, about a second) keeps the normal priority. Elsewhere, or when
+ * refused, nothing changes.
  */
 function yieldToServer() {
   try {
@@ -89,12 +91,22 @@ function openLog(start: Omit<DecryptJobStart, "type">) {
   const rowsPart = `${start.rowsPath}.part`;
   const modelPart = `${start.modelPath}.part`;
   const rows = new RowsWriter(rowsPart, key, start.id);
+  // A big log yields to the server once it is clearly big; a small one (or a refusal) is quick.
+  let taken = 0;
+  let yielded = false;
   const emit = (row: DeviceLogRow) => {
     tracker.emit(row);
     rows.add(row);
   };
   return {
-    write: (bytes: Buffer) => decoder.write(bytes, emit),
+    write: (bytes: Buffer) => {
+      taken += bytes.length;
+      if (!yielded && taken > start.yieldAfterBytes) {
+        yielded = true;
+        yieldToServer();
+      }
+      decoder.write(bytes, emit);
+    },
     end() {
       decoder.end(emit);
       const { model, ...details } = tracker.finish(header!);
@@ -224,11 +236,9 @@ port.on("message", (message: { type: string } & Record<string, unknown>) => {
         stopped = true;
         return readModel(message as unknown as ModelReadStart);
       case "upload":
-        yieldToServer();
         job = openUpload(message as unknown as UploadJobStart);
         return;
       case "start": {
-        yieldToServer();
         const start = message as unknown as DecryptJobStart;
         const log = openLog(start);
         job = { write: log.write, end: () => ({ details: log.end() }), abort: log.abort };
