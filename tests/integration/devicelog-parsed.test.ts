@@ -10,7 +10,7 @@ import { threadId } from "node:worker_threads";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { decryptJobs, parsedPaths } from "~/domain/deviceLogs/decryptJob.server";
+import { decryptJobs, keyOfLog, parsedPaths } from "~/domain/deviceLogs/decryptJob.server";
 import {
   findLogFile,
   LOG_FILE_FIELD,
@@ -20,7 +20,9 @@ import {
   purgeExpiredLogFiles,
   type LogFileRecord,
 } from "~/domain/deviceLogs/deviceLog.server";
-import { ParsedLogTampered } from "~/domain/deviceLogs/parsedLog.server";
+import type { Column, CoughLogModel } from "~/domain/deviceLogs/model";
+import { ParsedLogTampered, SealedFileWriter } from "~/domain/deviceLogs/parsedLog.server";
+import { summarize, summaryCounts } from "~/domain/deviceLogs/summary";
 import {
   addReportItem,
   loadTherapyDashboard,
@@ -105,6 +107,43 @@ const dashboardOf = (file: LogFileRecord) =>
     { startDate: null, endDate: null, q: "", tablePage: 1, graphPage: 1 },
     new Date("2026-03-01T00:00:00Z"),
   );
+
+/**
+ * Writes a model in the sealed form of version 1: the head (its size, then its JSON) and every
+ * column's values in one stream of bytes, cut into segments wherever SEGMENT_BYTES falls.
+ */
+function writeVersion1(file: string, key: Buffer, logId: string, model: CoughLogModel) {
+  const TYPES: Record<string, string> = { Float64Array: "f64", Float32Array: "f32", Int32Array: "i32", Uint8Array: "u8" }; // prettier-ignore
+  const columns = (["therapies", "cycles", "hmr"] as const).flatMap(
+    (group) =>
+    Object.entries(model[group] as Record<string, Column>).map(([key, column]) => ({ group, key, column })), // prettier-ignore
+  );
+  const head = {
+    version: 1,
+    keyId: model.keyId,
+    deviceId: model.deviceId,
+    rows: model.rows,
+    firstStamp: model.firstStamp,
+    lastStamp: model.lastStamp,
+    modes: model.modes,
+    therapyExtras: [...model.therapyExtras.entries()],
+    orphanCycles: model.orphanCycles,
+    settings: model.settings,
+    alarms: model.alarms,
+    systemEvents: model.systemEvents,
+    columns: columns.map(({ group, key, column }) => ({ group, key, type: TYPES[column.make(0).constructor.name], length: column.length })), // prettier-ignore
+  };
+  const json = Buffer.from(JSON.stringify(head), "utf8");
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(json.length, 0);
+  const writer = new SealedFileWriter(file, key, "model", logId);
+  writer.push(size);
+  writer.push(json);
+  for (const { column } of columns)
+    for (const view of column.views())
+      writer.push(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+  writer.close();
+}
 
 const partsOf = async (id: string) =>
   (await fsp.readdir(parsedRoot).catch(() => [] as string[])).filter((f) => f.startsWith(id));
@@ -191,6 +230,64 @@ function swapFirstSegments(file: Buffer) {
     file.subarray(third),
   ]);
 }
+
+describe("the reopen's work off the main thread", () => {
+  it("a model sealed in the older form (version 1) is stale: the upload is decrypted again once, and the new form read after", async () => {
+    const file = await uploaded(await generated("version-1"));
+    const dashboard = await dashboardOf(file);
+    writeVersion1(parsedPaths(file.id).modelPath, keyOfLog(file.id), file.id, await loadCoughModel(file)); // prettier-ignore
+    const started = decryptJobs.started;
+    for (const step of ["version 1 on disk", "rewritten"]) {
+      modelCache.clear();
+      expect(await dashboardOf(file), step).toEqual(dashboard);
+      expect(decryptJobs.started, step).toBe(started + 1);
+    }
+  });
+
+  it("the first open's summary comes from the worker that reads the model; the main thread computes a range's summary once", async () => {
+    const file = await uploaded(await generated("summary-in-worker"));
+    modelCache.clear();
+    const computed = summaryCounts.computed;
+    const first = await dashboardOf(file);
+    const tablePage2 = await loadTherapyDashboard(
+      file,
+      { startDate: null, endDate: null, q: "", tablePage: 2, graphPage: 1 },
+      new Date("2026-03-01T00:00:00Z"),
+    );
+    expect(tablePage2.summary).toEqual(first.summary);
+    expect(summaryCounts.computed).toBe(computed);
+    const model = await loadCoughModel(file);
+    expect(first.summary).toEqual(summarize(model, first.dates.range));
+
+    const range = { startDate: "2026-02-03", endDate: "2026-02-05", q: "", tablePage: 1, graphPage: 1 }; // prettier-ignore
+    const days = await loadTherapyDashboard(file, range, new Date("2026-03-01T00:00:00Z"));
+    expect(days.summary).toEqual(summarize(model, { from: "2026-02-03", to: "2026-02-05" }));
+    expect(days.summary.totalTherapies).toBeLessThan(first.summary.totalTherapies);
+    await loadTherapyDashboard(file, { ...range, tablePage: 2 }, new Date("2026-03-01T00:00:00Z"));
+    expect(summaryCounts.computed).toBe(computed + 1);
+  });
+
+  it.runIf(process.platform === "linux")(
+    "a decrypt yields to the server's requests: its worker lowers its own CPU priority, the server's stays",
+    async () => {
+      const file = await uploaded(await generated("priority"));
+      modelCache.clear();
+      for (const part of await partsOf(file.id)) await fsp.rm(path.join(parsedRoot, part));
+      // A log past yieldAfterBytes (32 MB in the server; all of this one here).
+      const yieldAfter = decryptJobs.yieldAfterBytes;
+      decryptJobs.yieldAfterBytes = 0;
+      try {
+        const priority = once(decryptJobs, "priority");
+        const model = loadCoughModel(file);
+        expect(await priority).toEqual([file.id, 10]);
+        expect(os.getPriority()).toBe(0);
+        expect((await model).rows).toBe(file.rowCount);
+      } finally {
+        decryptJobs.yieldAfterBytes = yieldAfter;
+      }
+    },
+  );
+});
 
 describe("the parsed forms on disk", () => {
   it("hold no plaintext: no record text, no device id, no key", async () => {

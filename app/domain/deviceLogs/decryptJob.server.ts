@@ -17,6 +17,7 @@ import type {
   UploadJobStart,
   UploadRefusal,
 } from "./decryptJobTypes";
+import type { DayRange } from "./calendar";
 import type { DeviceType } from "./fileName";
 import { DeviceLogError, type DeviceLogOutcome } from "./messages";
 import {
@@ -32,6 +33,8 @@ export const WORKER_NAME = "deviceLogWorker";
 export const WORKER_ENTRY = "app/domain/deviceLogs/decryptWorker.ts";
 /** Bytes sent to the worker and not yet taken: beyond this the upload waits (back-pressure). */
 const IN_FLIGHT_BYTES = 8 << 20;
+/** A log this big takes seconds to decrypt: past it, the worker yields to the server's requests. */
+const YIELD_AFTER_BYTES = 32 << 20;
 
 export const parsedDir = () => path.join(env.dataDir, "devicelogs", "parsed");
 export const parsedPaths = (id: string) => ({
@@ -47,10 +50,15 @@ export const keyOfLog = (id: string) => parsedLogKey(env.sessionSecret, id);
 
 /**
  * Tests and the bench listen: "start" (id) when a worker is started to decrypt a log (an upload
- * or a stored one: `started` counts them), "modelRead" (id, the worker's threadId) when a worker
- * has read a parsed model.
+ * or a stored one: `started` counts them), "priority" (id, its nice value) when that worker has
+ * lowered its CPU priority, "modelRead" (id, the worker's threadId) when a worker has read a
+ * parsed model. `yieldAfterBytes`: how much of a log a worker decrypts at the server's priority
+ * before it lowers its own (tests set it to 0).
  */
-export const decryptJobs = Object.assign(new EventEmitter(), { started: 0 });
+export const decryptJobs = Object.assign(new EventEmitter(), {
+  started: 0,
+  yieldAfterBytes: YIELD_AFTER_BYTES,
+});
 
 /** An upload refused for its form rather than its log: no file, a wrong name, too large, not a form. */
 export class UploadRefused extends Error {
@@ -103,6 +111,9 @@ function runJob<T>(id: string, start: DecryptJobStart | UploadJobStart, fed: boo
       case "ack":
         inFlight -= message.bytes;
         if (inFlight <= IN_FLIGHT_BYTES) drained?.();
+        return;
+      case "priority":
+        decryptJobs.emit("priority", id, message.nice);
         return;
       case "refused":
         refusal = refusalError(message.outcome, message.reason);
@@ -181,6 +192,7 @@ export function startDecryptJob(options: {
     key: new Uint8Array(keyOfLog(options.id)),
     ...parsedPaths(options.id),
     source: options.source,
+    yieldAfterBytes: decryptJobs.yieldAfterBytes,
   };
   return runJob<LogDetails>(options.id, start, !options.source);
 }
@@ -203,6 +215,7 @@ export function startUploadJob(options: {
     keys: workerKeys(),
     key: new Uint8Array(keyOfLog(options.id)),
     ...parsedPaths(options.id),
+    yieldAfterBytes: decryptJobs.yieldAfterBytes,
   };
   return runJob<UploadedFile>(options.id, start, true);
 }
@@ -215,7 +228,7 @@ export type UploadJob = ReturnType<typeof startUploadJob>;
  * the main thread almost nothing. Throws as the reader does: ParsedLogTampered, ParsedLogStale,
  * or an ENOENT error when there is no file.
  */
-export async function readModelInWorker(id: string) {
+export async function readModelInWorker(id: string, range?: DayRange) {
   const worker = startWorker(WORKER_NAME, WORKER_ENTRY);
   try {
     const reply = await new Promise<DecryptWorkerReply>((resolve, reject) => {
@@ -227,6 +240,7 @@ export async function readModelInWorker(id: string) {
         path: parsedPaths(id).modelPath,
         key: new Uint8Array(keyOfLog(id)),
         logId: id,
+        range,
       };
       worker.postMessage(start);
     });
@@ -239,11 +253,12 @@ export async function readModelInWorker(id: string) {
     }
     if (reply.type !== "model") throw new Error(`decrypt worker: unexpected ${reply.type}`);
     decryptJobs.emit("modelRead", id, reply.threadId);
-    return modelFromParts({
+    const { model, bytes } = modelFromParts({
       head: reply.head,
       headBytes: reply.headBytes,
       columns: reply.columns,
     } as ModelParts);
+    return { model, bytes, summary: range && reply.summary ? { range, value: reply.summary } : null }; // prettier-ignore
   } finally {
     void worker.terminate();
   }

@@ -13,11 +13,13 @@
 // an upload the file), failed (anything else); model or modelFailed. Refused or failed, nothing is
 // left behind.
 import fs from "node:fs";
+import os from "node:os";
 import { parentPort, threadId } from "node:worker_threads";
 import { parseLogFileName, type DeviceType } from "./fileName";
 import { DeviceLogError } from "./messages";
 import { MalformedMultipart, MultipartReader } from "./multipart";
 import {
+  modelFromParts,
   ParsedLogStale,
   ParsedLogTampered,
   readModelParts,
@@ -26,6 +28,7 @@ import {
 } from "./parsedLog.server";
 import { DeviceLogDecoder } from "./reader";
 import type { DeviceLogHeader, DeviceLogRow } from "./rows";
+import { summarize } from "./summary";
 import { rowTracker } from "./tracker";
 import type {
   DecryptJobStart,
@@ -52,6 +55,28 @@ type Job = { write(bytes: Buffer): void; end(): { details: unknown; file?: Uploa
 let job: Job | null = null;
 let stopped = false;
 
+/** How much a decrypt yields to the server's other work (a thread's nice value, 0 to 19). */
+const DECRYPT_NICE = 10;
+
+/**
+ * Lowers this thread's CPU priority (Linux: the nice value is per thread; a thread may lower its
+ * own without privilege): a 200 MB decrypt then takes the CPU the server's requests leave, not
+ * half of it. Only past `yieldAfterBytes` of the log (DecryptJobStart): a small log, or a refusal
+ * of the first bytes, is answered at the server's priority even on a busy machine. Reading a
+ * sealed model (a user waits, about a second) keeps the normal priority. Elsewhere, or when
+ * refused, nothing changes.
+ */
+function yieldToServer() {
+  try {
+    const tid = Number(fs.readlinkSync("/proc/thread-self").split("/").pop());
+    if (!Number.isInteger(tid) || tid <= 0) return;
+    os.setPriority(tid, DECRYPT_NICE);
+    reply({ type: "priority", nice: os.getPriority(tid) });
+  } catch {
+    // Not Linux, or no /proc: the decrypt runs at the server's priority.
+  }
+}
+
 /** Decrypts one log given in pieces, writing its parsed forms. */
 function openLog(start: Omit<DecryptJobStart, "type">) {
   let header: DeviceLogHeader | null = null;
@@ -66,12 +91,22 @@ function openLog(start: Omit<DecryptJobStart, "type">) {
   const rowsPart = `${start.rowsPath}.part`;
   const modelPart = `${start.modelPath}.part`;
   const rows = new RowsWriter(rowsPart, key, start.id);
+  // A big log yields to the server once it is clearly big; a small one (or a refusal) is quick.
+  let taken = 0;
+  let yielded = false;
   const emit = (row: DeviceLogRow) => {
     tracker.emit(row);
     rows.add(row);
   };
   return {
-    write: (bytes: Buffer) => decoder.write(bytes, emit),
+    write: (bytes: Buffer) => {
+      taken += bytes.length;
+      if (!yielded && taken > start.yieldAfterBytes) {
+        yielded = true;
+        yieldToServer();
+      }
+      decoder.write(bytes, emit);
+    },
     end() {
       decoder.end(emit);
       const { model, ...details } = tracker.finish(header!);
@@ -168,11 +203,13 @@ function finish() {
 function readModel(start: ModelReadStart) {
   try {
     const parts = readModelParts(start.path, Buffer.from(start.key), start.logId);
-    const columns = parts.columns.map(({ group, key, type, values }) => ({ group, key, type, values })); // prettier-ignore
+    const { head, headBytes, columns } = parts;
+    // The summary reads every cycle: done here, before the columns move, not on the main thread.
+    const summary = start.range ? summarize(modelFromParts(parts).model, start.range) : null;
     reply(
-      { type: "model", head: parts.head, headBytes: parts.headBytes, columns, threadId },
-      // Each column's array owns its buffer (readModelParts allocates it), so it moves whole.
-      parts.columns.map((c) => c.values.buffer as ArrayBuffer),
+      { type: "model", head, headBytes, columns, threadId, summary },
+      // Each part owns its buffer (a segment's plaintext), so it moves whole.
+      columns.flatMap((c) => c.parts.map((part) => part.buffer as ArrayBuffer)),
     );
   } catch (error) {
     const kind =

@@ -37,6 +37,7 @@ import {
   type DeviceLogOutcome,
 } from "~/domain/deviceLogs/messages";
 import type { CoughLogModel } from "~/domain/deviceLogs/model";
+import { keepSummary } from "~/domain/deviceLogs/summary";
 import {
   ParsedLogStale,
   ParsedLogTampered,
@@ -209,9 +210,12 @@ async function fromParsed<T>(file: LogFileRecord, read: () => Promise<T>): Promi
 
 const loading = new Map<string, Promise<CoughLogModel>>();
 
-/** The cough model of an upload: from memory, or read from its parsed form (never re-decrypted
- * while that form is there and authentic; a tampered one throws ParsedLogTampered). */
-export async function loadCoughModel(file: LogFileRecord) {
+/**
+ * The cough model of an upload: from memory, or read from its parsed form (never re-decrypted
+ * while that form is there and authentic; a tampered one throws ParsedLogTampered). Read from
+ * disk, it comes with its summary of `range` (summaryOf), computed in the worker.
+ */
+export async function loadCoughModel(file: LogFileRecord, range?: DayRange) {
   if (file.deviceType !== "cough") throw new Error("only cough logs have a model");
   const cached = models.get(file.id);
   if (cached) {
@@ -221,8 +225,9 @@ export async function loadCoughModel(file: LogFileRecord) {
   let pending = loading.get(file.id);
   if (!pending) {
     // Read, authenticated and decrypted in a worker: the main thread only assembles the columns.
-    pending = fromParsed(file, () => modelReads.run(() => readModelInWorker(file.id)))
-      .then(({ model, bytes }) => {
+    pending = fromParsed(file, () => modelReads.run(() => readModelInWorker(file.id, range)))
+      .then(({ model, bytes, summary }) => {
+        if (summary) keepSummary(model, summary.range, summary.value);
         rememberModel(file.id, model, bytes);
         return model;
       })

@@ -51,13 +51,28 @@ export class Column {
 
   /** A column over values read back whole (the disk form): chunks are views into `values`. */
   static of(values: NumberArray, make: (size: number) => NumberArray) {
+    return Column.ofParts([values], make);
+  }
+
+  /**
+   * A column over values read back in parts (the disk form's segments): chunks are views into
+   * them, so every part but the last must hold whole chunks (a multiple of CHUNK values).
+   */
+  static ofParts(parts: readonly NumberArray[], make: (size: number) => NumberArray) {
     const column = new Column(make);
-    for (let start = 0; start < values.length; start += CHUNK)
-      column.chunks.push(values.subarray(start, Math.min(values.length, start + CHUNK)));
-    column.length = values.length;
+    parts.forEach((values, i) => {
+      if (i < parts.length - 1 && values.length % CHUNK !== 0)
+        throw new RangeError("a column part that is not the last must hold whole chunks");
+      for (let start = 0; start < values.length; start += CHUNK)
+        column.chunks.push(values.subarray(start, Math.min(values.length, start + CHUNK)));
+      column.length += values.length;
+    });
     return column;
   }
 }
+
+/** Values per chunk of a Column: the disk form's segments hold whole chunks. */
+export const COLUMN_CHUNK = CHUNK;
 
 /** The element types of the model's columns, by the name the disk form records. */
 export const COLUMN_TYPES = {

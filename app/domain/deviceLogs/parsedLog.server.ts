@@ -44,7 +44,11 @@ export const SEGMENT_BYTES = 2 << 20;
 /** length (u32) and last-segment flag (u8) before each segment's nonce. */
 const SEGMENT_HEAD = 5;
 const HKDF_SALT = "arc-connect/device-log-parsed/1";
-const MODEL_VERSION = 1;
+/**
+ * 2: the head and each column start a segment of their own, so a column's segments are its
+ * values as they are (read back without a copy). 1 (one stream of bytes) is read as stale.
+ */
+const MODEL_VERSION = 2;
 
 export type ParsedKind = "model" | "rows";
 
@@ -236,7 +240,12 @@ export async function* readSealedFile(
   }
 }
 
-/** readSealedFile, synchronously (for the decrypt worker, which has nothing else to do). */
+/**
+ * readSealedFile, synchronously (for the decrypt worker, which has nothing else to do). One read
+ * per segment (its nonce, ciphertext and tag, and the next segment's head) into one buffer used
+ * again for every segment: only the plaintexts are new memory (fresh pages cost more than the
+ * decrypt on a busy machine).
+ */
 export function* readSealedFileSync(
   path: string,
   key: Buffer,
@@ -247,17 +256,25 @@ export function* readSealedFileSync(
   try {
     checkHead(readAtSync(fd, 0, HEAD_BYTES), key);
     let position = HEAD_BYTES;
+    let head = readAtSync(fd, position, SEGMENT_HEAD);
+    let scratch = Buffer.allocUnsafe(0);
     for (let index = 0; ; index++) {
-      const { length, last } = segmentHeadOf(readAtSync(fd, position, SEGMENT_HEAD));
-      const body = readAtSync(fd, position + SEGMENT_HEAD, NONCE_BYTES + length + TAG_BYTES);
+      const { length, last } = segmentHeadOf(head);
+      const bodyBytes = NONCE_BYTES + length + TAG_BYTES;
+      // The last segment reads one byte more: there must be none.
+      const want = bodyBytes + (last ? 1 : SEGMENT_HEAD);
+      if (scratch.length < want) scratch = Buffer.allocUnsafe(Math.max(want, NONCE_BYTES + SEGMENT_BYTES + TAG_BYTES + SEGMENT_HEAD)); // prettier-ignore
+      const got = readInto(fd, scratch.subarray(0, want), position + SEGMENT_HEAD);
+      const body = scratch.subarray(0, Math.min(got, bodyBytes));
       const plain = openSegment(body, length, { key, kind, logId, index, last });
-      position += SEGMENT_HEAD + NONCE_BYTES + length + TAG_BYTES;
+      position += SEGMENT_HEAD + bodyBytes;
       if (last) {
-        if (readAtSync(fd, position, 1).length > 0)
-          throw new ParsedLogTampered("bytes after the last segment");
+        if (got > bodyBytes) throw new ParsedLogTampered("bytes after the last segment");
         if (plain.length) yield plain;
         return;
       }
+      // Copied out: the scratch buffer is read into again.
+      head = Buffer.from(scratch.subarray(bodyBytes, got));
       yield plain;
     }
   } finally {
@@ -265,33 +282,15 @@ export function* readSealedFileSync(
   }
 }
 
-/** Reads exact byte counts across segment boundaries. */
-class SegmentReader {
-  private current: Buffer = Buffer.alloc(0);
-  private offset = 0;
-  constructor(private readonly segments: Generator<Buffer, void, undefined>) {}
-
-  fill(target: Uint8Array) {
-    let done = 0;
-    while (done < target.length) {
-      if (this.offset === this.current.length) {
-        const next = this.segments.next();
-        if (next.done) throw new ParsedLogTampered("ends early");
-        this.current = next.value;
-        this.offset = 0;
-      }
-      const take = Math.min(target.length - done, this.current.length - this.offset);
-      target.set(this.current.subarray(this.offset, this.offset + take), done);
-      done += take;
-      this.offset += take;
-    }
-    return target;
+/** Fills `target` from `position` on, as far as the file goes; the bytes read. */
+function readInto(fd: number, target: Buffer, position: number) {
+  let done = 0;
+  while (done < target.length) {
+    const bytesRead = fs.readSync(fd, target, done, target.length - done, position + done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
   }
-
-  end() {
-    if (this.offset !== this.current.length || !this.segments.next().done)
-      throw new ParsedLogTampered("bytes after the model");
-  }
+  return done;
 }
 
 // ---- The cough model ----
@@ -362,9 +361,14 @@ export function writeModelFile(path: string, key: Buffer, logId: string, model: 
   try {
     writer.push(size);
     writer.push(json);
-    for (const { column } of columns)
+    writer.flush();
+    // SEGMENT_BYTES is a multiple of every column's chunk in bytes: a column's full segments
+    // hold whole chunks, and each column ends its last segment.
+    for (const { column } of columns) {
       for (const view of column.views())
         writer.push(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+      writer.flush();
+    }
     writer.close();
   } catch (error) {
     writer.abort();
@@ -372,38 +376,91 @@ export function writeModelFile(path: string, key: Buffer, logId: string, model: 
   }
 }
 
-/** A model as read from its sealed file: its head and its columns' values. */
+/** A model as read from its sealed file: its head and its columns' values, in parts. */
 export type ModelParts = {
   head: ModelHead;
   headBytes: number;
-  columns: { group: ColumnHead["group"]; key: string; type: ColumnType; values: NumberArray }[];
+  /** Each part owns its whole buffer (the decrypt worker transfers them). */
+  columns: { group: ColumnHead["group"]; key: string; type: ColumnType; parts: NumberArray[] }[];
 };
 
+const ELEMENT_BYTES: Record<ColumnType, number> = { f64: 8, f32: 4, i32: 4, u8: 1 };
+const VIEWS = { f64: Float64Array, f32: Float32Array, i32: Int32Array, u8: Uint8Array } as const;
+
+/** A segment's bytes as a column's values: a view when it owns its buffer and is aligned. */
+function valuesOf(segment: Buffer, type: ColumnType): NumberArray {
+  const bytes = ELEMENT_BYTES[type];
+  const owned = segment.byteOffset === 0 && segment.byteLength === segment.buffer.byteLength;
+  // A copy starts at offset 0 of its own buffer.
+  const source = owned ? segment : new Uint8Array(segment);
+  return new VIEWS[type](
+    source.buffer as ArrayBuffer,
+    source.byteOffset,
+    source.byteLength / bytes,
+  );
+}
+
 /**
- * Reads a sealed model synchronously, each column into one typed array (the decrypt worker reads
- * it and transfers the arrays' buffers to the main thread, which builds the model: modelFromParts).
+ * Reads a sealed model synchronously (the decrypt worker; it transfers the parts' buffers to the
+ * main thread, which builds the model: modelFromParts). Each column's values are the plaintext
+ * of its own segments, used as they are: no copy, no zeroed arrays.
  */
 export function readModelParts(path: string, key: Buffer, logId: string): ModelParts {
-  const reader = new SegmentReader(readSealedFileSync(path, key, "model", logId));
-  const size = Buffer.from(reader.fill(new Uint8Array(4))).readUInt32LE(0);
+  const segments = readSealedFileSync(path, key, "model", logId);
+  const next = () => {
+    const segment = segments.next();
+    if (segment.done) throw new ParsedLogTampered("ends early");
+    return segment.value;
+  };
+  // The head: its size, then its JSON, ending a segment.
+  let headBuffer = next();
+  if (headBuffer.length < 4) throw new ParsedLogTampered("bad head");
+  const size = headBuffer.readUInt32LE(0);
   if (size > 256 << 20) throw new ParsedLogTampered("head too large");
-  const json = reader.fill(new Uint8Array(size));
-  const head = JSON.parse(Buffer.from(json).toString("utf8")) as ModelHead;
+  const pieces = [headBuffer];
+  let have = headBuffer.length;
+  while (have < 4 + size) {
+    headBuffer = next();
+    pieces.push(headBuffer);
+    have += headBuffer.length;
+  }
+  const json = Buffer.concat(pieces).subarray(4, 4 + size);
+  let head: ModelHead;
+  try {
+    head = JSON.parse(json.toString("utf8")) as ModelHead;
+  } catch {
+    throw new ParsedLogTampered("bad head");
+  }
+  // Another version's form (1: the head and the columns in one stream): decrypt the upload again.
   if (head.version !== MODEL_VERSION) throw new ParsedLogStale();
+  if (have !== 4 + size) throw new ParsedLogTampered("bad head");
   const columns = head.columns.map((c) => {
     if (!(c.type in COLUMN_TYPES)) throw new ParsedLogTampered("unknown column type");
-    const values = COLUMN_TYPES[c.type](c.length);
-    reader.fill(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
-    return { group: c.group, key: c.key, type: c.type, values };
+    const bytes = c.length * ELEMENT_BYTES[c.type];
+    const parts: NumberArray[] = [];
+    for (let taken = 0; taken < bytes;) {
+      const segment = next();
+      taken += segment.length;
+      if (taken > bytes || segment.length % ELEMENT_BYTES[c.type] !== 0)
+        throw new ParsedLogTampered("column does not end a segment");
+      parts.push(valuesOf(segment, c.type));
+    }
+    return { group: c.group, key: c.key, type: c.type, parts };
   });
-  reader.end();
+  if (!segments.next().done) throw new ParsedLogTampered("bytes after the model");
   return { head, headBytes: size, columns };
 }
 
 /** The model of its parts, and what it holds in memory. */
 export function modelFromParts({ head, headBytes, columns }: ModelParts) {
   const groups: Record<string, Record<string, Column>> = { therapies: {}, cycles: {}, hmr: {} };
-  for (const c of columns) groups[c.group][c.key] = Column.of(c.values, COLUMN_TYPES[c.type]);
+  for (const c of columns) {
+    try {
+      groups[c.group][c.key] = Column.ofParts(c.parts, COLUMN_TYPES[c.type]);
+    } catch {
+      throw new ParsedLogTampered("column parts");
+    }
+  }
   const model = {
     keyId: head.keyId,
     deviceId: head.deviceId,

@@ -132,6 +132,37 @@ export function summarize(model: CoughLogModel, range: DayRange = {}): LogSummar
   };
 }
 
+const rangeKey = (range: DayRange) => `${range.from ?? ""}|${range.to ?? ""}`;
+/** A model's summaries by range, the newest few (a summary reads every cycle of the log). */
+const keptSummaries = new WeakMap<CoughLogModel, Map<string, LogSummary>>();
+const KEPT_RANGES = 8;
+
+/** Summaries computed by summaryOf on this thread, not found kept (tests read it). */
+export const summaryCounts = { computed: 0 };
+
+/** Keeps a model's summary of a range (the decrypt worker computes the first one). */
+export function keepSummary(model: CoughLogModel, range: DayRange, summary: LogSummary) {
+  let kept = keptSummaries.get(model);
+  if (!kept) keptSummaries.set(model, (kept = new Map()));
+  kept.delete(rangeKey(range));
+  kept.set(rangeKey(range), summary);
+  if (kept.size > KEPT_RANGES) kept.delete(kept.keys().next().value!);
+}
+
+/**
+ * summarize, kept per model and range: a dashboard's every page (the table's, the graph's) and
+ * its report show the same summary, which costs a pass over every cycle of the log. Callers must
+ * not change what it gives.
+ */
+export function summaryOf(model: CoughLogModel, range: DayRange = {}): LogSummary {
+  const kept = keptSummaries.get(model)?.get(rangeKey(range));
+  if (kept) return kept;
+  summaryCounts.computed += 1;
+  const summary = summarize(model, range);
+  keepSummary(model, range, summary);
+  return summary;
+}
+
 /** The summary's counts (DEVICE-LOG-FORMAT.md): shown as whole numbers. */
 export const SUMMARY_COUNTS: readonly (keyof LogSummary)[] = [
   "totalTherapies",

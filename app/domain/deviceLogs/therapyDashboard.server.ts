@@ -8,7 +8,7 @@ import type { DayRange } from "~/domain/deviceLogs/calendar";
 import { graphPage, therapyTableRows, GRAPH_PAGE_POINTS } from "~/domain/deviceLogs/graph";
 import { deviceDateNote, logYearWarning } from "~/domain/deviceLogs/messages";
 import { therapyIndexOf, type CoughLogModel } from "~/domain/deviceLogs/model";
-import { summarize } from "~/domain/deviceLogs/summary";
+import { summaryOf } from "~/domain/deviceLogs/summary";
 import { ANNOTATION_MAX, dashboardRangeErrors, outsideRangeMessage } from "./dashboard";
 import {
   complianceReportFileName,
@@ -94,8 +94,9 @@ export async function loadTherapyDashboard(
   query: DashboardQuery,
   now = new Date(),
 ) {
-  const model = await loadCoughModel(file);
   const dates = readDashboardRange(query.startDate, query.endDate, file);
+  // A model read from disk comes with its summary of this range (computed in the worker).
+  const model = await loadCoughModel(file, dates.range);
   const selection = parseIds(file.selection);
   const table = therapyTableRows(model, { ...dates.range, q: query.q, page: query.tablePage });
   const graph = await graphWithAnnotations(file, model, {
@@ -103,7 +104,7 @@ export async function loadTherapyDashboard(
     eventIds: selection,
     page: query.graphPage,
   });
-  const summary = summarize(model, dates.range);
+  const summary = summaryOf(model, dates.range);
   const items = await prisma.logReportItem.findMany({
     where: { logFileId: file.id },
     orderBy: { createdAt: "asc" },
@@ -241,7 +242,7 @@ export async function reportItemGraphs(file: LogFileRecord, itemId?: string) {
 export async function buildLogReport(file: LogFileRecord, range: DayRange, now = new Date()) {
   const items = await reportItemGraphs(file);
   if (items.length === 0) return null;
-  const model = await loadCoughModel(file);
+  const model = await loadCoughModel(file, range);
   const graphs: ComplianceGraph[] = items.map(({ caption, page, annotations }) => ({
     caption,
     series: complianceSeries(page.merged_data),
@@ -254,7 +255,7 @@ export async function buildLogReport(file: LogFileRecord, range: DayRange, now =
     window,
     generatedAt: now,
     timeZone: DEFAULT_TIME_ZONE,
-    summary: summarize(model, range),
+    summary: summaryOf(model, range),
     graphs,
   };
   return { pdf: await buildComplianceReportPdf(data), fileName: complianceReportFileName(data) };

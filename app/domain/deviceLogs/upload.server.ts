@@ -159,22 +159,26 @@ async function readBody(
   take: (chunk: Uint8Array) => Promise<void>,
 ) {
   const reader = body.getReader();
-  let last = Date.now();
+  // Only waiting for the sender counts: the worker (which yields to the server's other work, see
+  // decryptWorker.ts) may hold a chunk back for a while on a busy machine.
+  let waitingSince: number | null = null;
   let stall!: (error: Stalled) => void;
   const stalled = new Promise<never>((_, reject) => (stall = reject));
   stalled.catch(() => {});
   const watchdog = setInterval(() => {
-    if (Date.now() - last >= UPLOAD_IDLE_MS) stall(new Stalled("the upload stalled"));
+    if (waitingSince !== null && Date.now() - waitingSince >= UPLOAD_IDLE_MS)
+      stall(new Stalled("the upload stalled"));
   }, UPLOAD_IDLE_MS / 6);
   let total = 0;
   try {
     for (;;) {
+      waitingSince = Date.now();
       const next = await Promise.race([reader.read(), stalled]);
+      waitingSince = null;
       if (next.done) return;
       total += next.value.byteLength;
       if (total > maxBytes) throw new TooLarge();
       await take(next.value);
-      last = Date.now();
     }
   } finally {
     clearInterval(watchdog);
