@@ -175,8 +175,21 @@ export const sessionStorage = createSessionStorage<SessionData, SessionFlashData
   },
 });
 
+/** The session of each request being answered (see getSession). */
+const sessionOfRequest = new WeakMap<Request, Promise<AppSession>>();
+
+/**
+ * The request's session. A page's loaders (the root, the layout, the page, the guards inside
+ * them) each ask for it: the cookie's signature is checked and the row read once per Request, and
+ * they share the one Session object, so what one of them changes and commits the others see.
+ */
 export function getSession(request: Request) {
-  return sessionStorage.getSession(request.headers.get("Cookie"));
+  let session = sessionOfRequest.get(request);
+  if (!session) {
+    session = sessionStorage.getSession(request.headers.get("Cookie"));
+    sessionOfRequest.set(request, session);
+  }
+  return session;
 }
 
 export function commitSession(session: AppSession) {

@@ -39,7 +39,23 @@ export async function requireAnonymous(request: Request) {
  * Signed-in staff only. Signed out: to /. Timed out (idle or absolute): the "Your session has
  * expired" screen.
  */
-export async function requireUser(request: Request): Promise<ShellUser> {
+export function requireUser(request: Request): Promise<ShellUser> {
+  let user = userOfRequest.get(request);
+  if (!user) {
+    user = readRequiredUser(request);
+    userOfRequest.set(request, user);
+  }
+  return user;
+}
+
+/**
+ * The guard's answer for each request being answered: the layout's and the page's loaders (and
+ * requireActor, requireRole inside them) read the user once per Request; a thrown redirect is the
+ * same for all of them.
+ */
+const userOfRequest = new WeakMap<Request, Promise<ShellUser>>();
+
+async function readRequiredUser(request: Request): Promise<ShellUser> {
   const session = await getSession(request);
   if (session.get("expired")) {
     throw redirect("/expired", { headers: { "Set-Cookie": await destroySession(session) } });

@@ -1,9 +1,8 @@
 // The care site dashboard (spec 2 §2 "Care site dashboard", DESIGN.md §5 categories): the cards'
 // counts and the patient list of each category, for one of the actor's care sites
 // (access.server.ts memberCareSites); any other care site reads as absent (null: the route's 404).
-import { memberCareSites, type Actor } from "~/domain/access.server";
+import { siteRoleAt, type Actor } from "~/domain/access.server";
 import { toCsv } from "~/lib/csv";
-import { prisma } from "~/lib/db.server";
 import { PAGE_SIZE, pageCount, skipFor } from "~/lib/listParams";
 import { patientProfileHref } from "~/domain/patients/profileLink";
 import { photoUrl } from "~/lib/photoUrl";
@@ -186,13 +185,13 @@ type DashboardInput = {
   now?: Date;
 };
 
-/** Whether the dashboard of this care site is the actor's to see. */
-async function isMemberSite(actor: Actor, careSiteId: string) {
-  const site = await prisma.careSite.findFirst({
-    where: { AND: [{ id: careSiteId }, memberCareSites(actor)] },
-    select: { id: true },
-  });
-  return site !== null;
+/**
+ * Whether the dashboard of this care site is the actor's to see: one of their member care sites
+ * (access.server.ts; the Actor holds their accepted memberships at active care sites, read for
+ * this request), so the page asks the database nothing more for it.
+ */
+function isMemberSite(actor: Actor, careSiteId: string) {
+  return siteRoleAt(actor, careSiteId) !== null;
 }
 
 /**
@@ -200,7 +199,7 @@ async function isMemberSite(actor: Actor, careSiteId: string) {
  * category's rows (searched, sorted, one page). Null for any other care site.
  */
 export async function careSiteDashboard(actor: Actor, careSiteId: string, input: DashboardInput) {
-  return (await isMemberSite(actor, careSiteId)) ? dashboardOf(careSiteId, input) : null;
+  return isMemberSite(actor, careSiteId) ? dashboardOf(careSiteId, input) : null;
 }
 
 /** The dashboard of a care site, unscoped: careSiteDashboard's work (and the benchmark's). */
@@ -294,9 +293,7 @@ export async function dashboardCsv(
   category: Category,
   search: URLSearchParams,
 ) {
-  return (await isMemberSite(actor, careSiteId))
-    ? dashboardCsvOf(careSiteId, category, search)
-    : null;
+  return isMemberSite(actor, careSiteId) ? dashboardCsvOf(careSiteId, category, search) : null;
 }
 
 /** A category's CSV of a care site, unscoped: dashboardCsv's work (and the benchmark's). */

@@ -8,6 +8,7 @@
 import { dialogsOf, type Actor } from "~/domain/access.server";
 import { announceChatChange } from "~/lib/chatEvents.server";
 import { prisma, readWriteTransaction } from "~/lib/db.server";
+import { readRow } from "~/lib/reader.server";
 import { formatChatTime } from "~/lib/time";
 import type { Prisma } from "~/generated/prisma/client";
 import {
@@ -94,11 +95,22 @@ export async function createGroupDialog(
   return { ok: true, dialogId: dialog.id };
 }
 
-/** unread_messages_count summed over all of the user's chats (the Messages badge). */
+/**
+ * unread_messages_count summed over all of the user's chats (the Messages badge). Every page of
+ * the shell and every chat event of an open page asks, so it is one kept statement on the request
+ * path's read connection (lib/reader.server.ts; committed messages only, as it always counted).
+ */
 export async function countUnreadMessages(userId: string) {
-  let total = 0;
-  for (const n of (await unreadCountsByDialog(userId)).values()) total += n;
-  return total;
+  const row = readRow<{ n: number | bigint }>(
+    `SELECT COUNT(*) AS n
+     FROM "ChatParticipant" p
+     JOIN "ChatMessage" m ON m."dialogId" = p."dialogId"
+     WHERE p."userId" = ? AND m."senderId" <> ?
+       AND (p."lastReadAt" IS NULL OR m."createdAt" > p."lastReadAt")`,
+    userId,
+    userId,
+  );
+  return Number(row?.n ?? 0);
 }
 
 /** The conversation list: newest activity first, with the last message, its time and unread count. */
@@ -271,11 +283,31 @@ async function markRead(userId: string, dialogId: string, until: Date | null) {
   announceChatChange([userId, ...(await othersIn([dialogId], userId))]);
 }
 
+/** Whether one of the user's conversations holds a message from someone else not delivered. */
+function hasUndelivered(userId: string) {
+  const row = readRow<{ found: number }>(
+    `SELECT 1 AS found
+     FROM "ChatParticipant" p
+     WHERE p."userId" = ?
+       AND EXISTS (
+         SELECT 1 FROM "ChatMessage" m
+         WHERE m."dialogId" = p."dialogId" AND m."senderId" <> ?
+           AND (p."lastDeliveredAt" IS NULL OR m."createdAt" > p."lastDeliveredAt"))
+     LIMIT 1`,
+    userId,
+    userId,
+  );
+  return row !== undefined;
+}
+
 /**
  * The user's page received what was sent to them: every conversation with a message from someone
  * else newer than its last delivery is delivered now. Only reads when there is nothing new.
  */
 export async function markDelivered(userId: string) {
+  // Every page view asks and there is rarely anything new: the question goes first to a kept
+  // statement on the read connection, and only a yes goes on to Prisma and the write.
+  if (!hasUndelivered(userId)) return;
   const dialogIds = await undeliveredDialogIds(userId);
   if (dialogIds.length === 0) return;
   await prisma.chatParticipant.updateMany({

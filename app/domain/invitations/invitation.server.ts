@@ -16,7 +16,8 @@ import {
   type Actor,
 } from "~/domain/access.server";
 import type { Prisma } from "~/generated/prisma/client";
-import { prisma, readWriteTransaction } from "~/lib/db.server";
+import { readWriteTransaction } from "~/lib/db.server";
+import { readRow } from "~/lib/reader.server";
 import {
   invitationMessages,
   isInvitationAction,
@@ -40,15 +41,20 @@ export type InvitationActor = Actor;
 
 const OPEN = [...OPEN_INVITATION_STATUSES];
 
-/** Pending invitations the user has received and can still accept (the Invitations badge). */
-export function countPendingInvitations(email: string, now = new Date()) {
-  return prisma.invitation.count({
-    where: {
-      email: email.toLowerCase(),
-      status: { in: OPEN },
-      expiresAt: { gt: now },
-    },
-  });
+/**
+ * Pending invitations the user has received and can still accept (the Invitations badge): every
+ * page of the shell shows it, so it is a kept statement on the request path's read connection
+ * (lib/reader.server.ts) over the (email, status) index.
+ */
+export async function countPendingInvitations(email: string, now = new Date()) {
+  const row = readRow<{ n: number | bigint }>(
+    `SELECT COUNT(*) AS n FROM "Invitation"
+     WHERE "email" = ? AND "status" IN (${OPEN.map(() => "?").join(", ")}) AND "expiresAt" > ?`,
+    email.toLowerCase(),
+    ...OPEN,
+    now.getTime(),
+  );
+  return Number(row?.n ?? 0);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 // however big the tables.
 import { Prisma, type DailyAdherence, type Membership } from "~/generated/prisma/client";
 import { prisma } from "~/lib/db.server";
-import { readSql } from "~/lib/reader.server";
+import { readRow, readSql } from "~/lib/reader.server";
 import { DEFAULT_TIME_ZONE, dayInZone } from "~/lib/time";
 import { addDays, dayStart, MISSED_DAYS_THRESHOLD } from "../score";
 import { toMs } from "./rows";
@@ -25,12 +25,15 @@ const sitePatientsSql = (careSiteId: string) => Prisma.sql`
   SELECT userId FROM "Membership"
   WHERE careSiteId = ${careSiteId} AND role = 'patient' AND status = 'accepted'`;
 
-/** A care site's time zone (an unknown id gets the default zone). */
+/**
+ * A care site's time zone (an unknown id gets the default zone): a kept statement on the read
+ * connection, as every dashboard view asks it first.
+ */
 export async function careSiteTimeZone(careSiteId: string) {
-  const site = await prisma.careSite.findUnique({
-    where: { id: careSiteId },
-    select: { timeZone: true },
-  });
+  const site = readRow<{ timeZone: string }>(
+    `SELECT "timeZone" FROM "CareSite" WHERE "id" = ?`,
+    careSiteId,
+  );
   return site?.timeZone ?? DEFAULT_TIME_ZONE;
 }
 
