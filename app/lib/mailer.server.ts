@@ -40,7 +40,9 @@ export function createSmtpTransport(smtpUrl: string, from: string): Transport {
     name: "smtp",
     description: describeSmtpUrl(smtpUrl),
     async send(message: OutgoingMessage) {
-      await (await transporter()).sendMail({
+      await (
+        await transporter()
+      ).sendMail({
         from,
         to: message.to,
         subject: message.subject ?? "",

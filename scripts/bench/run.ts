@@ -530,7 +530,13 @@ async function memoryRows(world: World, app: App) {
     const soak = await runLoad({
       base: app.base, pid: app.pid, requests, cookies, connections: MEMORY_USERS,
       duration: options.soakMinutes * 60, warmup: 0,
-      onSecond: (m, s) => { if (s >= nextAt) { samples.push({ x: s / 60, y: m.rssMb }); nextAt += 10; } },
+      onSecond: (m, s) => {
+        if (s < nextAt) return;
+        samples.push({ x: s / 60, y: m.rssMb });
+        // The curve as it goes: RSS every 5 minutes.
+        if (nextAt % 300 === 0) log(`Soak ${nextAt / 60} min: RSS ${fmt(m.rssMb)} MB (peak ${fmt(m.hwmMb)})`);
+        nextAt += 10;
+      },
     }); // prettier-ignore
     const perMin = slope(samples);
     const first = samples[0]?.y ?? NaN;
