@@ -519,7 +519,7 @@ async function memoryRows(world: World, app: App) {
   ];
   const before = processMemory(app.pid);
   const load = await runLoad({ base: app.base, pid: app.pid, requests, cookies, connections: MEMORY_USERS, duration: options.duration, warmup: options.warmup }); // prettier-ignore
-  const row = loadRow("memory", `Memory: ${MEMORY_USERS} signed-in users (own sessions; dashboard, list, profile, chat)`, load, [maxTarget("RSS < 300 MB", 300, "MB")], { text: `RSS before: ${fmt(before.rssMb)} MB`, cpuMs: NaN }); // prettier-ignore
+  const row = loadRow("memory", `Memory: ${MEMORY_USERS} signed-in users (own sessions; dashboard, list, profile, chat; ${fmt(world.info.patients)} patients)`, load, [maxTarget("RSS < 300 MB", 300, "MB")], { text: `RSS before: ${fmt(before.rssMb)} MB`, cpuMs: NaN }); // prettier-ignore
   row.judged = [Math.max(load.rssMb, load.hwmMb)];
   row.ratio = "–";
   rows.push(row);
@@ -530,7 +530,13 @@ async function memoryRows(world: World, app: App) {
     const soak = await runLoad({
       base: app.base, pid: app.pid, requests, cookies, connections: MEMORY_USERS,
       duration: options.soakMinutes * 60, warmup: 0,
-      onSecond: (m, s) => { if (s >= nextAt) { samples.push({ x: s / 60, y: m.rssMb }); nextAt += 10; } },
+      onSecond: (m, s) => {
+        if (s < nextAt) return;
+        samples.push({ x: s / 60, y: m.rssMb });
+        // The curve as it goes: RSS every 5 minutes.
+        if (nextAt % 300 === 0) log(`Soak ${nextAt / 60} min: RSS ${fmt(m.rssMb)} MB (peak ${fmt(m.hwmMb)})`);
+        nextAt += 10;
+      },
     }); // prettier-ignore
     const perMin = slope(samples);
     const first = samples[0]?.y ?? NaN;
@@ -850,6 +856,8 @@ async function main() {
   await floorRow();
 
   const scale: { small?: Record<string, LoadResult>; large?: Record<string, LoadResult> } = {};
+  // One world (--sizes): the memory row runs on it (and says so), on a server of its own.
+  const memoryOnSmall = !SIZES.large && want("memory");
   if (want("dashboard") || want("profile")) {
     const w = await world(SIZES.small);
     const app = await startApp(PORT.app, w.dataDir, ["dashboard", "profile"]);
@@ -861,9 +869,18 @@ async function main() {
       await app.stop();
     }
   }
+  if (memoryOnSmall) {
+    const w = await world(SIZES.small);
+    const app = await startApp(PORT.app, w.dataDir, ["memory"]);
+    try {
+      await memoryRows(w, app);
+    } finally {
+      await app.stop();
+    }
+  }
   if (!SIZES.large && (want("admin") || want("memory")))
     log(
-      "One world (--sizes): the large world's rows (dashboard at scale, admin, memory) are left out.",
+      `One world (--sizes): the large world's rows (dashboard at scale, admin) are left out${memoryOnSmall ? "; the memory row ran on the one world" : ""}.`,
     );
   if (SIZES.large && (want("dashboard") || want("admin") || want("memory"))) {
     const large = SIZES.large;

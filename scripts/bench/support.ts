@@ -134,6 +134,14 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The memory settings of the service's environment (docs/operations.md, `npm start`). */
+export const SERVICE_MEMORY_ENV = {
+  MALLOC_ARENA_MAX: "2",
+  MALLOC_MMAP_THRESHOLD_: "131072",
+  MALLOC_TRIM_THRESHOLD_: "131072",
+  NODE_OPTIONS: "--max-semi-space-size=8",
+};
+
 /**
  * `node build/server.js` in production mode on 127.0.0.1, its output kept for error messages;
  * `nodeArgs` go before the script (e.g. --cpu-prof).
@@ -154,8 +162,10 @@ export function startServer(
       DATA_DIR: dataDir,
       LOG_REQUESTS: "0",
       // As the installed service runs (docs/operations.md): two malloc arenas, so that memory
-      // freed by libuv's threads (brotli compressing answers) goes back to use.
-      MALLOC_ARENA_MAX: "2",
+      // freed by libuv's threads (brotli compressing answers) goes back to use; blocks of 128 KiB
+      // and more mapped on their own and free memory at the top handed back, so that what a
+      // render or start-up freed leaves RSS; V8's young generation at 8 MB semi-spaces.
+      ...SERVICE_MEMORY_ENV,
       // Production refuses to start without a key of its own; the demo key's logs are measured.
       DEVICE_LOG_KEYS: `bench:${"be".repeat(32)},demo:${DEMO_KEY_HEX}`,
       PATH: process.env.PATH ?? "",
