@@ -51,6 +51,8 @@ export const test = base.extend<{ signInAs: (userId: string) => Promise<void> }>
  */
 export async function hydrated(page: Page) {
   if (test.info().project.use.javaScriptEnabled === false) return;
+  // No module script: a page without React, or one React has hydrated (Remix's Scripts leaves the
+  // document once hydrated), as pageChecks.ts expectClean reads it too.
   if ((await page.locator("script[type=module]").count()) === 0) return;
   await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
 }
