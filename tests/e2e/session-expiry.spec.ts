@@ -12,9 +12,9 @@ const ABSOLUTE_MS = 12 * HOUR;
  * Signs in through the form, so the browser holds the cookie exactly as the server set it, and
  * waits (with JavaScript) for React to hydrate the page: a click before would be a document load,
  * not the client navigation under test, and one while React hydrates can make React log its
- * internal error #345 (fixtures.ts hydrated). The chat stream, which with JavaScript notices a timed-out session by itself within 5 s (alert, then
- * reload: chat.spec.ts tests it), is held quiet so that the request under test is the first to
- * meet the timed-out session.
+ * internal error #345 (fixtures.ts hydrated). The chat stream, which with JavaScript notices a
+ * timed-out session by itself within 5 s (alert, then reload: chat.spec.ts tests it), is held
+ * quiet so that the request under test is the first to meet the timed-out session.
  */
 async function signedIn(page: Page) {
   await page.route(/\/app\/chat\/stream/, (route) =>
