@@ -51,8 +51,10 @@ export const test = base.extend<{ signInAs: (userId: string) => Promise<void> }>
  */
 export async function hydrated(page: Page) {
   if (test.info().project.use.javaScriptEnabled === false) return;
-  // No module script: a page without React, or one React has hydrated (Remix's Scripts leaves the
-  // document once hydrated), as pageChecks.ts expectClean reads it too.
+  // The whole document first: its module script comes last in a streamed page, so before "load"
+  // none may have arrived yet. After it, none means a page without React or one React has
+  // hydrated (Remix's Scripts leaves the document then), as pageChecks.ts expectClean reads it.
+  await page.waitForLoadState("load");
   if ((await page.locator("script[type=module]").count()) === 0) return;
   await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
 }
