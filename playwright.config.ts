@@ -30,10 +30,13 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${E2E_PORT}`,
     launchOptions,
-    // A failed test keeps its trace (each action's DOM snapshot, network, console) but not the
-    // screencast: its screenshots made the browser tests half again as slow on 2 cores
-    // (form-values.spec.ts in "js": 89-130 s with them, 55-59 s without, runs interleaved).
-    trace: { mode: "retain-on-failure", screenshots: false },
+    // A failed test keeps its trace (each action, its log, network, console and page errors with
+    // their stacks) and Playwright's error-context.md (the page's ARIA snapshot at the failure), but
+    // not the screencast: its screenshots made the browser tests half again as slow on 2 cores
+    // (form-values.spec.ts in "js": 89-130 s with them, 55-59 s without, runs interleaved); nor a
+    // DOM snapshot before and after every action, taken in every test to keep those of the few that
+    // fail: a fifth of the CPU of dashboard + shell in "js" (26.0 s with them, 21.0 s without).
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: false },
   },
   projects: [
     {

@@ -43,6 +43,23 @@ export const test = base.extend<{ signInAs: (userId: string) => Promise<void> }>
 });
 
 /**
+ * Waits, when JavaScript is on and the page ships React, for React to have hydrated the page
+ * (root.tsx marks the document). A click before that is not the client navigation a test means: the
+ * link is still plain markup, so the browser loads a new document; and a click while React hydrates
+ * makes React 18 hydrate the root synchronously, which with single fetch's streamed data can end in
+ * its internal "Minified React error #345" (Root did not complete) on the console.
+ */
+export async function hydrated(page: Page) {
+  if (test.info().project.use.javaScriptEnabled === false) return;
+  // The whole document first: its module script comes last in a streamed page, so before "load"
+  // none may have arrived yet. After it, none means a page without React or one React has
+  // hydrated (Remix's Scripts leaves the document then), as pageChecks.ts expectClean reads it.
+  await page.waitForLoadState("load");
+  if ((await page.locator("script[type=module]").count()) === 0) return;
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+}
+
+/**
  * Forgets the browser's session: leaves the page first, so a hydrated app page's own scripts (its
  * chat stream, its session timers) do not react to the lost cookie with a navigation of their own
  * that races the test's next one.
