@@ -182,3 +182,13 @@ export function readAdherenceDays(patientId: string, fromDay: string, toDay: str
     toDay,
   ).map((r) => ({ ...r, isGoalDay: Boolean(r.isGoalDay) }));
 }
+
+/** Whether `pairingId` is one of the patient's pairings (a profile link's pair_id). */
+export function isPairingOf(pairingId: string, patientId: string) {
+  const row = readRow<{ id: string }>(
+    `SELECT "id" FROM "Pairing" WHERE "id" = ? AND "patientId" = ?`,
+    pairingId,
+    patientId,
+  );
+  return row !== undefined;
+}
