@@ -15,7 +15,7 @@ import { prisma, readWriteTransaction } from "~/lib/db.server";
 import type { PatientProfileIds } from "~/domain/patients/profileLink";
 import { DEFAULT_TIME_ZONE } from "~/lib/time";
 import { recomputeFrom } from "~/domain/adherence/adherence.server";
-import { audit, type AuditInput } from "~/domain/audit.server";
+import { audit, auditAlone, type AuditInput } from "~/domain/audit.server";
 import { WEEKDAYS } from "~/domain/adherence/score";
 import { isPairingOf } from "./sql.server";
 
@@ -199,5 +199,5 @@ export function auditProfileView(
   where: Where,
   what = "viewed",
 ) {
-  return audit(patientEvent(actor, `patient.profile_${what}`, patientId, where));
+  return auditAlone(patientEvent(actor, `patient.profile_${what}`, patientId, where));
 }
