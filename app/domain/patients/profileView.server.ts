@@ -19,7 +19,7 @@ import {
   trendChartsSvg,
 } from "~/ui/charts/svg.server";
 import { keepOutOfHydration } from "~/ui/charts/hydration.server";
-import { addDays, dayRange, scorePercent } from "~/domain/adherence/score";
+import { addDays, dayMapper, dayRange, scorePercent } from "~/domain/adherence/score";
 import type { PatientReportData } from "~/domain/reports/patientReport";
 import { FIRST_THERAPY_DAY, formatPhone } from "~/domain/patients/schema";
 import { profileZone, type FoundProfile } from "./profile.server";
@@ -67,8 +67,11 @@ export async function loadProfileView(
   now = new Date(),
 ) {
   const zone = profileZone(found);
-  const today = dayInZone(now, zone);
-  const yesterday = yesterdayInZone(now, zone);
+  // The zone's days through its kept day mapper (adherence/score.ts): a zone's day boundaries are
+  // worked out once, not on every date of the page.
+  const dayOf = dayMapper(zone);
+  const today = dayOf(now.getTime());
+  const yesterday = addDays(today, -1);
   const range = readRange(search, yesterday, today, ["week", "month"]);
   // The therapy day asked for, else the day of the latest therapy (today without any).
   const askedDay = search.get("day") ?? "";
@@ -173,7 +176,7 @@ export async function loadProfileView(
     note: note
       ? {
           body: note.body,
-          at: dmy(dayInZone(note.createdAt, zone)),
+          at: dmy(dayOf(note.createdAt.getTime())),
           by: note.author ? `${note.author.firstName} ${note.author.lastName}` : null,
         }
       : null,
@@ -218,7 +221,7 @@ export async function loadProfileView(
       days: g.days,
       status: g.active ? "Active" : "Inactive",
       createdBy: g.createdBy ?? "-",
-      createdOn: dmy(dayInZone(g.createdAt, zone)),
+      createdOn: dmy(dayOf(g.createdAt.getTime())),
     })),
   };
 }
