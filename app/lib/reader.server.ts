@@ -83,7 +83,9 @@ export function readSql<T>(query: { sql: string; values: readonly unknown[] }): 
  */
 export function readValues<T extends unknown[]>(sql: string, ...params: Param[]): T[] {
   // A statement of its own (raw mode stays set on it), apart from the same SQL read as objects.
-  return statement(sql, `values\u0000${sql}`).raw(true).all(...params) as T[];
+  return statement(sql, `values\u0000${sql}`)
+    .raw(true)
+    .all(...params) as T[];
 }
 
 /** Closes the read connection (shutdown, tests); the next read opens it again. */

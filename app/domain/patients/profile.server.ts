@@ -11,7 +11,7 @@ import {
   type Actor,
 } from "~/domain/access.server";
 import type { Prisma } from "~/generated/prisma/client";
-import { prisma, readWriteTransaction } from "~/lib/db.server";
+import { readWriteTransaction } from "~/lib/db.server";
 import type { PatientProfileIds } from "~/domain/patients/profileLink";
 import { DEFAULT_TIME_ZONE } from "~/lib/time";
 import { recomputeFrom } from "~/domain/adherence/adherence.server";
