@@ -1,7 +1,11 @@
 // The audit trail: one AuditEvent row per event, written through `db`, so an event that belongs
-// to a change is written in the change's own transaction (pass the transaction client).
+// to a change is written in the change's own transaction (pass the transaction client). An event
+// that belongs to no change (a page view) can go through auditAlone instead.
+import crypto from "node:crypto";
+import type Database from "better-sqlite3";
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/lib/db.server";
+import { runWrite } from "~/domain/devices/ingestDb.server";
 
 export type AuditInput = {
   actorId?: string | null;
@@ -34,4 +38,47 @@ export async function audit(
   db: Pick<Prisma.TransactionClient, "auditEvent"> = prisma,
 ) {
   await db.auditEvent.create({ data: auditData(input), select: { id: true } });
+}
+
+const inserts = new WeakMap<Database.Database, Database.Statement>();
+
+/**
+ * An event of its own (no change goes with it: a profile view), on the device API's writer
+ * (devices/ingestDb.server.ts runWrite): one kept INSERT in the next group commit, resolved once
+ * that commit is on disk, so the answer that follows is sent after its audit row is kept, as
+ * before. Through Prisma each view paid the query compiler and a FULL commit's fsync on the main
+ * thread; here concurrent views share a commit and its fsync runs off the main thread.
+ */
+export async function auditAlone(input: AuditInput) {
+  const row = auditData(input);
+  const at = (input.at ?? new Date()).getTime();
+  await runWrite(({ db }) => {
+    let insert = inserts.get(db);
+    if (!insert) {
+      insert = db.prepare(
+        `INSERT INTO "AuditEvent" ("id", "at", "actorId", "action", "targetType", "targetId",
+           "careSiteId", "ip", "detail")
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      inserts.set(db, insert);
+    }
+    insert.run(
+      auditId(at),
+      at,
+      row.actorId ?? null,
+      row.action,
+      row.targetType ?? null,
+      row.targetId ?? null,
+      row.careSiteId ?? null,
+      row.ip ?? null,
+      row.detail ?? null,
+    );
+  });
+}
+
+/** A time-ordered id (UUID version 7, as ingest's rows): new rows go to the index's last pages. */
+function auditId(ms: number) {
+  const random = crypto.randomUUID();
+  const hex = ms.toString(16).padStart(12, "0");
+  return `${hex.slice(0, 8)}-${hex.slice(8)}-7${random.slice(15)}`;
 }

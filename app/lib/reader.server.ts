@@ -34,14 +34,14 @@ function reader(): Reader {
 /** Prepared statements kept at most. */
 const MAX_STATEMENTS = 500;
 
-function statement(sql: string) {
+function statement(sql: string, key = sql) {
   const r = reader();
-  let s = r.statements.get(sql);
+  let s = r.statements.get(key);
   if (!s) {
     s = r.db.prepare(sql);
     // Statements with IN lists of every length are many: the oldest made leave first.
     if (r.statements.size >= MAX_STATEMENTS) r.statements.delete(r.statements.keys().next().value!);
-    r.statements.set(sql, s);
+    r.statements.set(key, s);
   }
   return s;
 }
@@ -71,6 +71,21 @@ export function readSql<T>(query: { sql: string; values: readonly unknown[] }): 
     return v as Param;
   });
   return statement(query.sql).all(...params) as T[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The patient profile's long series (domain/patients/sql.server.ts)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The rows of a read as arrays of column values, in the SELECT's order: a series of hundreds of
+ * rows without an object (and its keys) per row.
+ */
+export function readValues<T extends unknown[]>(sql: string, ...params: Param[]): T[] {
+  // A statement of its own (raw mode stays set on it), apart from the same SQL read as objects.
+  return statement(sql, `values\u0000${sql}`)
+    .raw(true)
+    .all(...params) as T[];
 }
 
 /** Closes the read connection (shutdown, tests); the next read opens it again. */

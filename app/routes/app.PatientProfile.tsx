@@ -11,7 +11,7 @@ import {
   PatientProfilePage,
   type ProfileActionData,
 } from "~/domain/patients/ui/PatientProfilePage";
-import { mayPairAt, type Actor } from "~/domain/access.server";
+import { mayPairAt, readPairingPowers, type Actor } from "~/domain/access.server";
 import { readForm } from "~/lib/formBody.server";
 import { formReply, parseForm } from "~/lib/form.server";
 import { requireProfile } from "~/domain/actor.server";
@@ -19,12 +19,7 @@ import { badRequest, clientIp, forbidden } from "~/lib/http.server";
 import { notAssociatedWithDevice, patientProfileHref } from "~/domain/patients/profileLink";
 import { redirectWithFlash } from "~/lib/session.server";
 import type { MeasuringUnit } from "~/lib/units";
-import {
-  getCurrentDevice,
-  pairDevice,
-  pairingPowers,
-  unpairDevice,
-} from "~/domain/devices/device.server";
+import { getCurrentDevice, pairDevice, unpairDevice } from "~/domain/devices/device.server";
 import {
   addPatientNote,
   auditProfileView,
@@ -69,7 +64,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     careSiteId: found.careSite?.id,
     ip: clientIp(request),
   });
-  const powers = await pairingPowers(viewer, found.patientId, found.careSite?.id);
+  const powers = readPairingPowers(viewer, found.patientId, found.careSite?.id);
   // Spec 3 §8: a patient without pair_id, clicked in a list, opens here (where staff pair a
   // device) with "{first} {last} is not associated with any device".
   const notice =

@@ -4,7 +4,7 @@
 // is a fresh world, through the model functions that apply the rules (pairDevice, unpairDevice,
 // pairingPowers), and a refused cell must leave every pairing as it was.
 import { describe, expect, it } from "vitest";
-import { loadActor } from "~/domain/access.server";
+import { loadActor, readPairingPowers } from "~/domain/access.server";
 import { prisma } from "~/lib/db.server";
 import {
   createDevice,
@@ -215,6 +215,8 @@ describe("unpairing the device of a patient of S (and T), on the profile seen th
 
         const powers = await pairingPowers(w.actor, w.patient.id, w.s.id);
         expect(powers).toEqual({ canPair: STAFF_OF_S.has(kind), canUnpair: may });
+        // The profile's own read of the same rule (SQL on the read connection).
+        expect(readPairingPowers(w.actor, w.patient.id, w.s.id)).toEqual(powers);
 
         const result = await unpairDevice({
           actor: w.actor,

@@ -8,11 +8,16 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server";
 import { dayInZone } from "~/lib/time";
 import { addDays } from "~/domain/adherence/score";
+import { processAdherenceQueue } from "~/domain/adherence/adherence.server";
 import { ingestTransmission } from "~/domain/devices/ingest.server";
 import { parseTransmission } from "~/domain/devices/schema";
 import { findProfile, setTherapyGoal } from "~/domain/patients/profile.server";
 import { trendCache } from "~/domain/patients/profileQueries.server";
-import { chartsInMarkupOnly, loadProfileView } from "~/domain/patients/profileView.server";
+import {
+  adherenceSeriesCache,
+  chartsInMarkupOnly,
+  loadProfileView,
+} from "~/domain/patients/profileView.server";
 import { patientProfileHref } from "~/domain/patients/profileLink";
 import { chartSvgCache } from "~/ui/charts/svg.server";
 import { isDocumentRequest } from "~/ui/charts/hydration.server";
@@ -134,6 +139,28 @@ describe("kept trend sums and charts", () => {
     expect(before.goals[0]?.timesPerDay).toBe(2);
   });
 
+  it("a recomputed day changes the range's score history and HMR charts at once", async () => {
+    const { paired, show, today, now } = await world();
+    const day = addDays(today, -2);
+    const before = await show();
+    expect(await show()).toMatchObject({
+      adherence: { historySvg: before.adherence.historySvg },
+      trends: { hmrSvg: before.trends.hmrSvg },
+    });
+
+    // A transmission two days ago (HMR 120), once the adherence engine has worked it: that day
+    // has an HMR and a score now, in the week's charts.
+    await transmit(paired.device, day, "E1", [200, 220]);
+    await processAdherenceQueue(now);
+    const after = await show();
+    expect(after.trends.hmrSvg).not.toBe(before.trends.hmrSvg);
+    expect(after.adherence.historySvg).not.toBe(before.adherence.historySvg);
+    // Another range draws its own, and the week's come back unchanged.
+    const month = await show("range=month");
+    expect(month.trends.hmrSvg).not.toBe(after.trends.hmrSvg);
+    expect((await show()).trends.hmrSvg).toBe(after.trends.hmrSvg);
+  });
+
   it("another range gets its own sums and charts", async () => {
     const { paired, show, today } = await world();
     const early = addDays(today, -20);
@@ -152,6 +179,7 @@ describe("kept trend sums and charts", () => {
   it("the caches stay within their bounds", async () => {
     expect(trendCache.size).toBeLessThanOrEqual(500);
     expect(chartSvgCache.totalWeight).toBeLessThanOrEqual(8_000_000);
+    expect(adherenceSeriesCache.totalWeight).toBeLessThanOrEqual(2_000_000);
   });
 });
 

@@ -2,6 +2,7 @@
 import type { Prisma } from "~/generated/prisma/client";
 import { OPEN_INVITATION_STATUSES, roleOptionsForNewEmail } from "~/domain/invitations/rules";
 import { isSiteRole } from "~/domain/roles";
+import { readRow, readRows } from "~/lib/reader.server";
 import {
   NOTHING,
   isGlobal,
@@ -73,6 +74,45 @@ export function patientsReadableBy(actor: Actor): Prisma.UserWhereInput {
   if (isGlobal(actor)) return { role: "patient" };
   if (siteIds(actor).length === 0) return NOTHING;
   return { role: "patient", memberships: { some: patientPlacesReadableBy(actor) } };
+}
+
+/** A care site through which a patient is reached, as the profile shows it. */
+export type PatientPlace = { id: string; name: string; timeZone: string };
+
+/**
+ * patientPlacesReadableBy for one patient, as SQL on the request path's read connection (the
+ * profile reads it on every view; through Prisma it was a relation query of ~1 ms of CPU): the
+ * care sites where the actor reaches the patient, by name. The same rule as the fragment above;
+ * tests/integration/access-table.test.ts checks it through findProfile, cell by cell.
+ */
+export function readPatientPlacesReadableBy(actor: Actor, patientId: string): PatientPlace[] {
+  const global = isGlobal(actor);
+  const ids = global ? [] : siteIds(actor);
+  if (!global && ids.length === 0) return [];
+  const atMemberSites = global
+    ? ""
+    : `AND m."careSiteId" IN (${ids.map(() => "?").join(", ")}) AND c."status" = 'active'`;
+  return readRows<PatientPlace>(
+    `SELECT c."id" AS "id", c."name" AS "name", c."timeZone" AS "timeZone"
+     FROM "Membership" m
+     JOIN "User" u ON u."id" = m."userId"
+     JOIN "CareSite" c ON c."id" = m."careSiteId"
+     WHERE m."userId" = ? AND m."role" = 'patient' AND m."status" = 'accepted'
+       AND u."role" = 'patient' ${atMemberSites}
+     ORDER BY c."name", c."id"`,
+    patientId,
+    ...ids,
+  );
+}
+
+/** patientsReadableBy for one patient, on the read connection: whether the actor may read them. */
+export function readPatientReadableBy(actor: Actor, patientId: string): boolean {
+  if (!isGlobal(actor)) return readPatientPlacesReadableBy(actor, patientId).length > 0;
+  const row = readRow<{ id: string }>(
+    `SELECT "id" FROM "User" WHERE "id" = ? AND "role" = 'patient'`,
+    patientId,
+  );
+  return row !== undefined;
 }
 
 /**

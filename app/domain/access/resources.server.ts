@@ -1,5 +1,6 @@
 // Conversations, photos, notifications, help, devices and pairings: part of the access module (app/domain/access.server.ts).
 import type { Prisma } from "~/generated/prisma/client";
+import { readRow } from "~/lib/reader.server";
 import { isSiteRole, PROVIDER_ROLES, SITE_ROLES } from "~/domain/roles";
 import { NOTHING, isGlobal, siteIds, currentMembership, type Actor } from "./core.server";
 import { careSitesReadableBy, memberCareSites, patientsReadableBy } from "./people.server";
@@ -185,4 +186,37 @@ export function pairingsMovableBy(actor: Actor, careSiteId: string): Prisma.Pair
  */
 export function pairingsEndableBy(actor: Actor): Prisma.PairingWhereInput {
   return pairingsInside(pairingSiteIds(actor));
+}
+
+/**
+ * The patient profile's pairing buttons, as SQL on the request path's read connection (read on
+ * every view; through Prisma they were two counts with relation filters): Pair device for staff
+ * of the care site the profile is seen through (mayPairAt), Unpair device when the actor may also
+ * end every open pairing of the patient (pairingsEndableBy; true when there is none).
+ * tests/integration/access-pairing.test.ts checks it against devices/device.server.ts
+ * pairingPowers, cell by cell.
+ */
+export function readPairingPowers(
+  actor: Actor,
+  patientId: string,
+  careSiteId: string | null | undefined,
+) {
+  if (!mayPairAt(actor, careSiteId)) return { canPair: false, canUnpair: false };
+  const ids = pairingSiteIds(actor);
+  const list = ids.map(() => "?").join(", ");
+  // pairingsInside(ids): made at one of them, or with no care site and a patient accepted there.
+  const row = readRow<{ open: number; endable: number | null }>(
+    `SELECT COUNT(*) AS "open",
+       SUM(CASE WHEN p."careSiteId" IN (${list})
+                  OR (p."careSiteId" IS NULL AND EXISTS (
+                        SELECT 1 FROM "Membership" m
+                        WHERE m."userId" = p."patientId" AND m."careSiteId" IN (${list})
+                          AND m."role" = 'patient' AND m."status" = 'accepted'))
+                THEN 1 ELSE 0 END) AS "endable"
+     FROM "Pairing" p WHERE p."patientId" = ? AND p."unpairedAt" IS NULL`,
+    ...ids,
+    ...ids,
+    patientId,
+  );
+  return { canPair: true, canUnpair: Number(row?.endable ?? 0) === Number(row?.open ?? 0) };
 }

@@ -1,22 +1,23 @@
 // The patient profile (spec 3 §2.2–§2.4, §3, §4): who may open it, and its edits (Patient Id,
 // account status, notes, therapy goals). Care-site scoping (DESIGN.md §5) comes from the access
-// module (domain/access.server.ts): findProfile reads through patientPlacesReadableBy, and what the
+// module (domain/access.server.ts): findProfile reads through readPatientPlacesReadableBy, and what the
 // page shows (profileQueries.server.ts) is read for the patient it returned (a FoundProfile); every
 // edit checks patientsEditableBy again inside its own write.
 import {
   isGlobal,
-  patientPlacesReadableBy,
   patientsEditableBy,
-  patientsReadableBy,
+  readPatientPlacesReadableBy,
+  readPatientReadableBy,
   type Actor,
 } from "~/domain/access.server";
 import type { Prisma } from "~/generated/prisma/client";
-import { prisma, readWriteTransaction } from "~/lib/db.server";
+import { readWriteTransaction } from "~/lib/db.server";
 import type { PatientProfileIds } from "~/domain/patients/profileLink";
 import { DEFAULT_TIME_ZONE } from "~/lib/time";
 import { recomputeFrom } from "~/domain/adherence/adherence.server";
-import { audit, type AuditInput } from "~/domain/audit.server";
+import { audit, auditAlone, type AuditInput } from "~/domain/audit.server";
 import { WEEKDAYS } from "~/domain/adherence/score";
+import { isPairingOf } from "./sql.server";
 
 export type ProfileCareSite = { id: string; name: string; timeZone: string };
 declare const reached: unique symbol;
@@ -30,8 +31,6 @@ export type FoundProfile = {
   readonly [reached]: true;
 };
 
-const careSiteSelect = { id: true, name: true, timeZone: true } as const;
-
 /**
  * The profile an actor may open, or null (404): provider admins (superadmin, abmadmin) any
  * patient; clinicadmin and clinician a patient accepted at one of their care sites
@@ -43,35 +42,19 @@ export async function findProfile(
   actor: Actor,
   ids: PatientProfileIds,
 ): Promise<FoundProfile | null> {
-  const admin = isGlobal(actor);
-  const memberships = await prisma.membership.findMany({
-    where: { AND: [{ userId: ids.profileId }, patientPlacesReadableBy(actor)] },
-    orderBy: { careSite: { name: "asc" } },
-    select: { careSite: { select: careSiteSelect } },
-  });
+  // On the read connection (access rules as SQL, access/people.server.ts): every view asks.
+  const places: ProfileCareSite[] = readPatientPlacesReadableBy(actor, ids.profileId);
   let careSite: ProfileCareSite | null = null;
   if (ids.clinicId) {
-    careSite = memberships.find((m) => m.careSite.id === ids.clinicId)?.careSite ?? null;
+    careSite = places.find((c) => c.id === ids.clinicId) ?? null;
     if (!careSite) return null;
-  } else if (memberships.length > 0) {
-    careSite = memberships[0].careSite;
-  } else if (!admin) {
+  } else if (places.length > 0) {
+    careSite = places[0];
+  } else if (!isGlobal(actor)) {
     return null;
   }
-  if (admin && !careSite) {
-    const patient = await prisma.user.findFirst({
-      where: { AND: [{ id: ids.profileId }, patientsReadableBy(actor)] },
-      select: { id: true },
-    });
-    if (!patient) return null;
-  }
-  if (ids.pairId) {
-    const pairing = await prisma.pairing.findFirst({
-      where: { id: ids.pairId, patientId: ids.profileId },
-      select: { id: true },
-    });
-    if (!pairing) return null;
-  }
+  if (!careSite && !readPatientReadableBy(actor, ids.profileId)) return null;
+  if (ids.pairId && !isPairingOf(ids.pairId, ids.profileId)) return null;
   return { patientId: ids.profileId, careSite, pairId: ids.pairId } as FoundProfile;
 }
 
@@ -216,5 +199,5 @@ export function auditProfileView(
   where: Where,
   what = "viewed",
 ) {
-  return audit(patientEvent(actor, `patient.profile_${what}`, patientId, where));
+  return auditAlone(patientEvent(actor, `patient.profile_${what}`, patientId, where));
 }

@@ -7,6 +7,7 @@ import { prisma } from "~/lib/db.server";
 import { addDays, dayMapper, dayRange, dayStart } from "~/domain/adherence/score";
 import {
   readAdherenceDays,
+  readAdherenceSeries,
   readGoals,
   readLatestNote,
   readPatient,
@@ -40,6 +41,11 @@ export async function listGoals(patientId: string) {
 /** The DailyAdherence rows of fromDay..toDay (days without a row are absent). */
 export async function adherenceDays(patientId: string, fromDay: string, toDay: string) {
   return readAdherenceDays(patientId, fromDay, toDay);
+}
+
+/** The score and HMR of each day of fromDay..toDay with a row, as [day, score, maxHmr]. */
+export async function adherenceSeries(patientId: string, fromDay: string, toDay: string) {
+  return readAdherenceSeries(patientId, fromDay, toDay);
 }
 
 /**

@@ -1,6 +1,8 @@
 // Everything the patient profile page shows, for a profile findProfile allowed: the header, the
 // adherence section, the therapy of a chosen day, the trends over a range and the goals, with the
 // charts rendered to SVG here (ui/charts) so the page needs no JavaScript to show them.
+import { createHash } from "node:crypto";
+import { BoundedCache } from "~/lib/boundedCache";
 import { readRange } from "~/lib/dateRange";
 import { ROLE_NAMES } from "~/domain/roles";
 import { photoUrl } from "~/lib/photoUrl";
@@ -17,12 +19,13 @@ import {
   trendChartsSvg,
 } from "~/ui/charts/svg.server";
 import { keepOutOfHydration } from "~/ui/charts/hydration.server";
-import { addDays, dayRange, scorePercent } from "~/domain/adherence/score";
+import { addDays, dayMapper, dayRange, scorePercent } from "~/domain/adherence/score";
 import type { PatientReportData } from "~/domain/reports/patientReport";
 import { FIRST_THERAPY_DAY, formatPhone } from "~/domain/patients/schema";
 import { profileZone, type FoundProfile } from "./profile.server";
 import {
   adherenceDays,
+  adherenceSeries,
   getLatestNote,
   getPatient,
   latestTherapyDay,
@@ -33,6 +36,7 @@ import {
   trendCyclesOfDay,
   trendDays,
 } from "./profileQueries.server";
+import type { AdherenceSeriesRow } from "./sql.server";
 
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -63,8 +67,11 @@ export async function loadProfileView(
   now = new Date(),
 ) {
   const zone = profileZone(found);
-  const today = dayInZone(now, zone);
-  const yesterday = yesterdayInZone(now, zone);
+  // The zone's days through its kept day mapper (adherence/score.ts): a zone's day boundaries are
+  // worked out once, not on every date of the page.
+  const dayOf = dayMapper(zone);
+  const today = dayOf(now.getTime());
+  const yesterday = addDays(today, -1);
   const range = readRange(search, yesterday, today, ["week", "month"]);
   // The therapy day asked for, else the day of the latest therapy (today without any).
   const askedDay = search.get("day") ?? "";
@@ -76,22 +83,18 @@ export async function loadProfileView(
       : ((await latestTherapyDay(found.patientId, zone, today, version)) ?? today);
   const trendDay = search.get("trendDay") ?? "";
 
-  // One read of DailyAdherence covers the calendar's 7 days and the graph range.
+  // The calendar's 7 days in full; the graph range only as its two charts' values.
   const calendarFrom = addDays(today, -6);
-  const [patient, note, goals, adherenceRows, therapies, trends] = await Promise.all([
+  const [patient, note, goals, calendarRows, series, therapies, trends] = await Promise.all([
     getPatient(found.patientId),
     getLatestNote(found.patientId),
     listGoals(found.patientId),
-    adherenceDays(
-      found.patientId,
-      range.fromDay < calendarFrom ? range.fromDay : calendarFrom,
-      range.toDay > today ? range.toDay : today,
-    ),
+    adherenceDays(found.patientId, calendarFrom, today),
+    adherenceSeries(found.patientId, range.fromDay, range.toDay),
     therapiesOnDay(found.patientId, zone, day, version),
     trendDays(found.patientId, zone, range.fromDay, range.toDay, version),
   ]);
-  const calendarRows = adherenceRows.filter((r) => r.day >= calendarFrom && r.day <= today);
-  const rangeRows = adherenceRows.filter((r) => r.day >= range.fromDay && r.day <= range.toDay);
+  const seriesCharts = adherenceSeriesCharts(range.fromDay, range.toDay, series);
   const drillDown =
     DAY_RE.test(trendDay) && trendDay >= range.fromDay && trendDay <= range.toDay
       ? await trendCyclesOfDay(found.patientId, zone, trendDay)
@@ -110,8 +113,6 @@ export async function loadProfileView(
   });
   const yesterdayRow = byDay.get(yesterday);
   const score = yesterdayRow?.score ?? null;
-  const rangeByDay = new Map(rangeRows.map((r) => [r.day, r]));
-  const rangeDays = dayRange(range.fromDay, range.toDay);
 
   const selected = therapies.find((t) => t.id === search.get("therapy")) ?? therapies[0] ?? null;
   const cycleChart = cycleChartSvg(
@@ -175,7 +176,7 @@ export async function loadProfileView(
     note: note
       ? {
           body: note.body,
-          at: dmy(dayInZone(note.createdAt, zone)),
+          at: dmy(dayOf(note.createdAt.getTime())),
           by: note.author ? `${note.author.firstName} ${note.author.lastName}` : null,
         }
       : null,
@@ -187,9 +188,7 @@ export async function loadProfileView(
         day: dmy(c.day),
         text: calendarText(c),
       })),
-      historySvg: scoreHistorySvg(
-        rangeDays.map((d) => ({ day: d, score: rangeByDay.get(d)?.score ?? null })),
-      ),
+      historySvg: seriesCharts.historySvg,
     },
     therapy: {
       day,
@@ -214,9 +213,7 @@ export async function loadProfileView(
       drillDown: drillDown
         ? { day: trendDay, text: dmy(trendDay), charts: cycleTrendChartsSvg(drillDown) }
         : null,
-      hmrSvg: hmrChartSvg(
-        rangeDays.map((d) => ({ day: d, maxHmr: rangeByDay.get(d)?.maxHmr ?? null })),
-      ),
+      hmrSvg: seriesCharts.hmrSvg,
     },
     goals: goals.map((g) => ({
       id: g.id,
@@ -224,9 +221,38 @@ export async function loadProfileView(
       days: g.days,
       status: g.active ? "Active" : "Inactive",
       createdBy: g.createdBy ?? "-",
-      createdOn: dmy(dayInZone(g.createdAt, zone)),
+      createdOn: dmy(dayOf(g.createdAt.getTime())),
     })),
   };
+}
+
+/**
+ * The range's Adherence Score History and HMR charts, kept by their exact input (the range and its
+ * DailyAdherence values): two years are 730 days to shape and hash per chart on every view, and a
+ * recomputed day changes the values and so the key, so nothing kept is ever stale. Bounded by
+ * markup size; the strings are mostly the chart cache's own (ui/charts/svg.server.tsx).
+ */
+export const adherenceSeriesCache = new BoundedCache<{ historySvg: string; hmrSvg: string }>(
+  { maxEntries: 500, maxWeight: 2_000_000 },
+  (charts) => charts.historySvg.length + charts.hmrSvg.length,
+);
+
+function adherenceSeriesCharts(
+  fromDay: string,
+  toDay: string,
+  series: readonly AdherenceSeriesRow[],
+) {
+  const key = createHash("sha1")
+    .update(`${fromDay}|${toDay}|${JSON.stringify(series)}`)
+    .digest("base64url");
+  return adherenceSeriesCache.getOrSet(key, () => {
+    const byDay = new Map(series.map((r) => [r[0], r]));
+    const days = dayRange(fromDay, toDay);
+    return {
+      historySvg: scoreHistorySvg(days.map((d) => ({ day: d, score: byDay.get(d)?.[1] ?? null }))),
+      hmrSvg: hmrChartSvg(days.map((d) => ({ day: d, maxHmr: byDay.get(d)?.[2] ?? null }))),
+    };
+  });
 }
 
 /** A calendar day in words; today's goal is in progress until the care site's day ends. */

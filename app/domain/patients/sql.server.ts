@@ -9,7 +9,7 @@ import {
   type User,
 } from "~/generated/prisma/client";
 import { prisma } from "~/lib/db.server";
-import { instantOf, readRow, readRows } from "~/lib/reader.server";
+import { instantOf, readRow, readRows, readValues } from "~/lib/reader.server";
 
 export const TREND_KEYS = ["peakFlow", "expVolume", "peakInspP"] as const;
 export type TrendKey = (typeof TREND_KEYS)[number];
@@ -181,4 +181,32 @@ export function readAdherenceDays(patientId: string, fromDay: string, toDay: str
     fromDay,
     toDay,
   ).map((r) => ({ ...r, isGoalDay: Boolean(r.isGoalDay) }));
+}
+
+/** A day of the adherence series: its day, score and highest HMR (null: none). */
+export type AdherenceSeriesRow = [day: string, score: number | null, maxHmr: number | null];
+
+/**
+ * The score and HMR of each DailyAdherence row of fromDay..toDay, by day, as arrays (days without
+ * a row are absent): what the range's two adherence charts draw, 730 rows over two years.
+ */
+export function readAdherenceSeries(patientId: string, fromDay: string, toDay: string) {
+  return readValues<AdherenceSeriesRow>(
+    `SELECT "day", "score", "maxHmr"
+     FROM "DailyAdherence" WHERE "patientId" = ? AND "day" >= ? AND "day" <= ?
+     ORDER BY "day"`,
+    patientId,
+    fromDay,
+    toDay,
+  );
+}
+
+/** Whether `pairingId` is one of the patient's pairings (a profile link's pair_id). */
+export function isPairingOf(pairingId: string, patientId: string) {
+  const row = readRow<{ id: string }>(
+    `SELECT "id" FROM "Pairing" WHERE "id" = ? AND "patientId" = ?`,
+    pairingId,
+    patientId,
+  );
+  return row !== undefined;
 }

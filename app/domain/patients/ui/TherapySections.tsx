@@ -171,6 +171,8 @@ export function TherapyTrends({ view, keep }: { view: ProfileView; keep: Profile
   );
 }
 
+const DAY_STAND_IN = "trendDayStandIn";
+
 /**
  * "Cycles of a day": a link per day with data, 730 of them over two years. Plain anchors with one
  * click handler on the list instead of a router Link each (a Link costs hooks and a resolved path
@@ -188,8 +190,14 @@ function DayLinks({
 }) {
   const navigate = useNavigate();
   // The href a Link to withParams(search, { trendDay }) renders: this path, the search with trendDay.
+  // Serialised once with a stand-in day, then each day put in its place (a day needs no escaping).
   const params = new URLSearchParams(location.search);
+  params.set("trendDay", DAY_STAND_IN);
+  const [before, after, ...more] = `${location.pathname}?${params.toString()}#trends`.split(
+    DAY_STAND_IN,
+  );
   const hrefOf = (day: string) => {
+    if (more.length === 0) return `${before}${day}${after}`;
     params.set("trendDay", day);
     return `${location.pathname}?${params.toString()}#trends`;
   };
