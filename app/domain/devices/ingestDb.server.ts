@@ -145,6 +145,9 @@ export function closeIngestDatabase() {
 
 const closeWal = new WeakMap<Database.Database, () => void>();
 
+/** The ingest connection checkpoints the write-ahead log once it holds this many pages. */
+export const INGEST_WAL_AUTOCHECKPOINT_PAGES = 10_000;
+
 /**
  * Makes the connection's commits durable with the fsync off the main thread. In WAL mode the
  * connection runs `synchronous = NORMAL`: COMMIT appends the transaction's frames to the
@@ -163,6 +166,16 @@ function walSync(db: Database.Database): () => Promise<void> {
   // could lose the last commits on a power loss).
   db.pragma(wal ? "synchronous = NORMAL" : "synchronous = FULL");
   if (!wal) return () => Promise.resolve();
+  // A checkpoint runs inside the COMMIT that takes the log past the threshold, on the main thread:
+  // it copies every page the log holds into the database and fsyncs both, while no request is
+  // read. A daily transmission adds about 11 pages to the log (8 in one commit: 87), so SQLite's
+  // default of 1,000 pages checkpointed every ~90 transmissions, a third of the device API's SQLite
+  // time (docs/decisions.md "Ingest at 2,000 therapies/s"). At 10,000 pages (40 MB of log) it runs
+  // ten times less often, and copies less in all: the pages written again and again (the ends of
+  // the tables and indexes, a patient's index pages) are copied once per checkpoint. The log's
+  // size on disk is bounded by it; a checkpoint of another connection (Prisma's, at 1,000 pages)
+  // may still come first.
+  db.pragma(`wal_autocheckpoint = ${INGEST_WAL_AUTOCHECKPOINT_PAGES}`);
   let fd: number | null = null;
   let inFlight = 0;
   let closing = false;
