@@ -69,10 +69,10 @@ export async function ingestTransmission(
   });
   const sentAt = Date.parse(body.sentAt);
 
-  const result = await runWrite(({ s }): IngestResult => {
+  const result = await runWrite(({ s, deviceState, forgetDevice }): IngestResult => {
     const now = options.receivedAt?.getTime() ?? Date.now();
-    const pairing = s.openPairing.get(device.id) ?? null;
-    const latest = s.latestPrescription.get(device.id) ?? null;
+    // The device's open pairing and latest prescription (kept between batches: ingestDb.server.ts).
+    const { pairing, latest } = deviceState(device.id);
     const unchanged = latest !== null && samePrescription(latest, rx);
 
     const seen = new Set<string>();
@@ -123,6 +123,9 @@ export async function ingestTransmission(
         now,
         bit(latest !== null),
       );
+      // Read again next time: which prescription is the latest is the database's to say (by
+      // firstSeenAt, which a backdated receivedAt may put before the stored one).
+      forgetDevice(device.id);
     }
     const therapyAdjustment = !unchanged && latest !== null;
     const deviating = accepted.filter((t) => t.deviates).length;

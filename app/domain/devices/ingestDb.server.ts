@@ -22,8 +22,20 @@ import {
 import type { PrescriptionRow } from "~/domain/devices/deviation";
 
 type Statements = ReturnType<typeof prepare>;
+/** What ingest reads of a device before each transmission: its open pairing, its latest prescription. */
+export type DeviceState = {
+  pairing: { id: string; patientId: string } | null;
+  latest: PrescriptionRow | null;
+};
 /** The connection and its prepared statements, as a write (runWrite) receives them. */
-export type IngestDb = { db: Database.Database; s: Statements };
+export type IngestDb = {
+  db: Database.Database;
+  s: Statements;
+  /** The device's state, from the cache of this connection's batches (see deviceStates). */
+  deviceState: (deviceId: string) => DeviceState;
+  /** Drops a device's state from the cache (its prescriptions changed). */
+  forgetDevice: (deviceId: string) => void;
+};
 /** ... and the transaction functions of the group commit, made once per connection. */
 type Connection = IngestDb & {
   /** one batch: BEGIN IMMEDIATE … COMMIT (call `.immediate`) */
@@ -32,6 +44,8 @@ type Connection = IngestDb & {
   piece: Database.Transaction<(work: Pending["work"], c: IngestDb) => unknown>;
   /** puts the commits made so far on disk; resolved at once when COMMIT itself did (no WAL) */
   durable: () => Promise<void>;
+  /** empties the device-state cache (a batch that failed) */
+  forget: () => void;
 };
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -81,6 +95,8 @@ function prepare(db: Database.Database) {
       { id: string; serial: string; type: string; tokenHash: string }
     >(`SELECT "id", "serial", "type", "tokenHash" FROM "Device" WHERE "serial" = ?`),
     touchDevice: db.prepare(`UPDATE "Device" SET "lastSeenAt" = ? WHERE "id" = ?`),
+    // SQLite only: changes when another connection (Prisma's, another process) has committed.
+    dataVersion: db.prepare<[], number>("PRAGMA data_version").pluck(),
     queueAdherence: db.prepare(
       `INSERT INTO "AdherenceQueue" ("patientId", "fromAt") VALUES (?, ?)
        ON CONFLICT ("patientId") DO UPDATE
@@ -107,22 +123,72 @@ function connection(): Connection {
   const db = new Database(env.databaseFile, { timeout: 0 });
   db.pragma("foreign_keys = ON");
   const durable = walSync(db);
-  const c: IngestDb = { db, s: prepare(db) };
+  const s = prepare(db);
+  const states = deviceStates(s);
+  const c: IngestDb = { db, s, deviceState: states.get, forgetDevice: states.forget };
   const piece = db.transaction((work: Pending["work"], on: IngestDb) => work(on));
-  const batch = db.transaction((pieces: Pending[]) =>
-    pieces.map(({ work }): Outcome => {
+  const batch = db.transaction((pieces: Pending[]) => {
+    states.check();
+    return pieces.map(({ work }): Outcome => {
       try {
         return { ok: true, value: piece(work, c) };
       } catch (error) {
+        // The piece's writes are undone: so is whatever it put in the cache.
+        states.clear();
         // SQLite ended the whole transaction (it may, on some errors): the batch fails.
         if (!db.inTransaction) throw error;
         return { ok: false, error };
       }
-    }),
-  );
-  const opened: Connection = { ...c, batch, piece, durable };
+    });
+  });
+  const opened: Connection = { ...c, batch, piece, durable, forget: states.clear };
   globalForIngest.__arcIngestDb = opened;
   return opened;
+}
+
+/** Devices whose state is kept at most; past it the cache starts again empty. */
+const DEVICE_STATES_KEPT = 20_000;
+
+/**
+ * The open pairing and latest prescription of the devices this connection wrote for, kept between
+ * batches: two lookups a transmission otherwise makes first (a fifth of its SQLite time,
+ * docs/decisions.md "Ingest at 2,000 therapies/s"). Only this connection's batches read and write
+ * them, inside BEGIN IMMEDIATE, so while no other connection commits the cache is exact: ingest
+ * drops a device's state when it records a new prescription for it. Any commit of another connection (a pairing made or
+ * ended by staff through Prisma, a script, another process) changes SQLite's data_version, and the
+ * next batch (`check`, under the write lock) starts from an empty cache. A piece or batch that
+ * fails empties it too (its writes were undone).
+ */
+function deviceStates(s: Statements) {
+  let states = new Map<string, DeviceState>();
+  let version: number | null = null;
+  const clear = () => {
+    states = new Map();
+    version = null;
+  };
+  return {
+    clear,
+    /** At the start of a batch, with the write lock held. */
+    check() {
+      const now = s.dataVersion.get() ?? null;
+      if (now !== version || states.size > DEVICE_STATES_KEPT) states = new Map();
+      version = now;
+    },
+    forget(deviceId: string) {
+      states.delete(deviceId);
+    },
+    get(deviceId: string): DeviceState {
+      let state = states.get(deviceId);
+      if (!state) {
+        state = {
+          pairing: s.openPairing.get(deviceId) ?? null,
+          latest: s.latestPrescription.get(deviceId) ?? null,
+        };
+        states.set(deviceId, state);
+      }
+      return state;
+    },
+  };
 }
 
 /** A device and its token hash by serial, for the device API's authentication (device.server.ts). */
@@ -145,6 +211,9 @@ export function closeIngestDatabase() {
 
 const closeWal = new WeakMap<Database.Database, () => void>();
 
+/** The ingest connection checkpoints the write-ahead log once it holds this many pages. */
+export const INGEST_WAL_AUTOCHECKPOINT_PAGES = 10_000;
+
 /**
  * Makes the connection's commits durable with the fsync off the main thread. In WAL mode the
  * connection runs `synchronous = NORMAL`: COMMIT appends the transaction's frames to the
@@ -163,6 +232,16 @@ function walSync(db: Database.Database): () => Promise<void> {
   // could lose the last commits on a power loss).
   db.pragma(wal ? "synchronous = NORMAL" : "synchronous = FULL");
   if (!wal) return () => Promise.resolve();
+  // A checkpoint runs inside the COMMIT that takes the log past the threshold, on the main thread:
+  // it copies every page the log holds into the database and fsyncs both, while no request is
+  // read. A daily transmission adds about 11 pages to the log (8 in one commit: 87), so SQLite's
+  // default of 1,000 pages checkpointed every ~90 transmissions, a third of the device API's SQLite
+  // time (docs/decisions.md "Ingest at 2,000 therapies/s"). At 10,000 pages (40 MB of log) it runs
+  // ten times less often, and copies less in all: the pages written again and again (the ends of
+  // the tables and indexes, a patient's index pages) are copied once per checkpoint. The log's
+  // size on disk is bounded by it; a checkpoint of another connection (Prisma's, at 1,000 pages)
+  // may still come first.
+  db.pragma(`wal_autocheckpoint = ${INGEST_WAL_AUTOCHECKPOINT_PAGES}`);
   let fd: number | null = null;
   let inFlight = 0;
   let closing = false;
@@ -287,6 +366,7 @@ async function writeBatch(batch: Pending[]) {
         return;
       }
     } catch (error) {
+      c.forget();
       if (!isBusy(error)) {
         const failure = asIngestError(error);
         for (const p of batch) p.reject(failure);
