@@ -5,6 +5,7 @@
 // however big the tables.
 import { Prisma, type DailyAdherence, type Membership } from "~/generated/prisma/client";
 import { prisma } from "~/lib/db.server";
+import { BoundedCache } from "~/lib/boundedCache";
 import { readRow, readSql } from "~/lib/reader.server";
 import { DEFAULT_TIME_ZONE, dayInZone } from "~/lib/time";
 import { addDays, dayStart, MISSED_DAYS_THRESHOLD } from "../score";
@@ -248,8 +249,31 @@ export type StandingCounts = {
   withoutDeviation: number;
 };
 
+/**
+ * The cards kept per care site, window and standing version (StandingVersion, raised by triggers
+ * whenever the site's PatientStanding rows or its patients' pairings change): a view of a big
+ * site counts its 18,000 rows again only after something it counts changed. The version is read
+ * before the counts, so counts are never older than the version they are kept under.
+ */
+const countsKept = new BoundedCache<StandingCounts>({ maxEntries: 2_000 });
+
 /** Every card but "Update Therapy Goals", in one pass over the site's covering index. */
 export async function standingCounts(careSiteId: string, w: StandingWindow) {
+  const version = readRow<{ version: number }>(
+    `SELECT "version" FROM "StandingVersion" WHERE "careSiteId" = ?`,
+    careSiteId,
+  )?.version;
+  // No version yet (no standing row was ever written): nothing to keep counts under.
+  if (version === undefined) return countStanding(careSiteId, w);
+  const key = `${careSiteId} ${version} ${w.asOf} ${w.from} ${w.to}`;
+  const kept = countsKept.get(key);
+  if (kept) return kept;
+  const counts = await countStanding(careSiteId, w);
+  countsKept.set(key, counts);
+  return counts;
+}
+
+async function countStanding(careSiteId: string, w: StandingWindow): Promise<StandingCounts> {
   const [row] = await readStanding<Record<string, unknown>[]>`
     SELECT
       SUM(CASE WHEN x.score < 0.75 THEN 1 ELSE 0 END) AS below75,
