@@ -1,10 +1,10 @@
 // The audit trail: one AuditEvent row per event, written through `db`, so an event that belongs
 // to a change is written in the change's own transaction (pass the transaction client). An event
 // that belongs to no change (a page view) can go through auditAlone instead.
-import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/lib/db.server";
+import { uuidV7 } from "~/lib/ids";
 import { runWrite } from "~/domain/devices/ingestDb.server";
 
 export type AuditInput = {
@@ -63,7 +63,7 @@ export async function auditAlone(input: AuditInput) {
       inserts.set(db, insert);
     }
     insert.run(
-      auditId(at),
+      uuidV7(at),
       at,
       row.actorId ?? null,
       row.action,
@@ -74,11 +74,4 @@ export async function auditAlone(input: AuditInput) {
       row.detail ?? null,
     );
   });
-}
-
-/** A time-ordered id (UUID version 7, as ingest's rows): new rows go to the index's last pages. */
-function auditId(ms: number) {
-  const random = crypto.randomUUID();
-  const hex = ms.toString(16).padStart(12, "0");
-  return `${hex.slice(0, 8)}-${hex.slice(8)}-7${random.slice(15)}`;
 }

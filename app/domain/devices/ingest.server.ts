@@ -2,24 +2,12 @@
 // idempotent by (device, eventId), deviation judged against the prescription the device reported
 // (deviation.ts). It writes through the device API's own connection (ingestDb.server.ts runWrite:
 // prepared statements, group commit), the ingest hot path.
-import crypto from "node:crypto";
 import { notifyAdherenceQueued } from "~/domain/adherence/adherence.server";
 import type { TransmissionBody } from "~/domain/devices/schema";
 import { samePrescription, therapyDeviates } from "~/domain/devices/deviation";
 import { runWrite } from "~/domain/devices/ingestDb.server";
+import { uuidV7 } from "~/lib/ids";
 
-/**
- * A UUID version 7 (RFC 9562): the millisecond first, then random bits. The rows of a
- * transmission (and the transmissions of a moment) get neighbouring keys, so their primary-key
- * and (therapyId, n) index entries go to the same few pages at the end of each B-tree instead of
- * one random page per row: a commit writes a handful of pages, not one per cycle, and the pages
- * it touches stay in the cache however large the tables grow. 74 random bits remain.
- */
-function newId() {
-  const random = crypto.randomUUID(); // xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx
-  const ms = Date.now().toString(16).padStart(12, "0");
-  return `${ms.slice(0, 8)}-${ms.slice(8)}-7${random.slice(15)}`;
-}
 const bit = (value: boolean) => (value ? 1 : 0);
 
 export type IngestResult = {
@@ -107,7 +95,7 @@ export async function ingestTransmission(
     if (unchanged) {
       prescriptionId = latest.id;
     } else {
-      prescriptionId = newId();
+      prescriptionId = uuidV7();
       s.insertPrescription.run(
         prescriptionId,
         device.id,
@@ -129,7 +117,7 @@ export async function ingestTransmission(
     }
     const therapyAdjustment = !unchanged && latest !== null;
     const deviating = accepted.filter((t) => t.deviates).length;
-    const transmissionId = newId();
+    const transmissionId = uuidV7();
     const pairingId = pairing?.id ?? null;
     const patientId = pairing?.patientId ?? null;
     s.insertTransmission.run(
@@ -147,7 +135,7 @@ export async function ingestTransmission(
       bit(therapyAdjustment),
     );
     for (const t of accepted) {
-      const therapyId = newId();
+      const therapyId = uuidV7();
       const d = t.body.delivered;
       s.insertTherapy.run(
         therapyId,
@@ -172,7 +160,7 @@ export async function ingestTransmission(
         d.O_F,
       );
       for (const c of t.body.cycles) {
-        s.insertCycle.run(newId(), therapyId, c.n, c.P_IP, c.E_V, c.P_F, c.SPO2, c.O_F);
+        s.insertCycle.run(uuidV7(), therapyId, c.n, c.P_IP, c.E_V, c.P_F, c.SPO2, c.O_F);
       }
     }
     s.touchDevice.run(now, device.id);
