@@ -5,9 +5,19 @@ import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expectHiddenAfter } from "./support/clock";
 import { createCareSite, createInvitation, createUser, db, PASSWORD } from "./support/db";
-import { expect, reachCodeStep, test } from "./support/fixtures";
+import { expect, hydrated, reachCodeStep, test } from "./support/fixtures";
 
 type SignInAs = (userId: string) => Promise<void>;
+
+/**
+ * Opens a page and, with JavaScript, waits until React has hydrated it: a field filled before then
+ * is the server's input, which hydration takes over without a change event, so the form stays
+ * "unchanged" and its Submit disabled (a failure seen under load).
+ */
+async function open(page: Page, path: string) {
+  await page.goto(path);
+  await hydrated(page);
+}
 
 type Screen = {
   name: string;
@@ -26,7 +36,7 @@ const resend = (page: Page) =>
 
 async function registrationCodeStep(page: Page, path: string, invited: boolean) {
   const username = `e2e.sb.${crypto.randomBytes(4).toString("hex")}`;
-  await page.goto(path);
+  await open(page, path);
   if (!invited) await page.getByLabel("Email", { exact: true }).fill(`${username}@example.test`);
   await page.getByLabel("Username", { exact: true }).fill(username);
   await page.getByLabel("Password", { exact: true }).fill("Register-1!");
@@ -40,7 +50,7 @@ async function registrationCodeStep(page: Page, path: string, invited: boolean) 
 
 async function forgotCodeStep(page: Page, channel: "email" | "phone") {
   const user = await createUser("clinician");
-  await page.goto(channel === "email" ? "/restorepasswordwithemail" : "/restorepasswordwithphone");
+  await open(page, channel === "email" ? "/restorepasswordwithemail" : "/restorepasswordwithphone");
   if (channel === "email") await page.getByLabel("Email").fill(user.email);
   else await page.getByLabel("Phone number").fill(user.phone);
   await page.getByRole("button", { name: "Send code" }).click();
@@ -68,7 +78,7 @@ async function notificationSettings(page: Page, signInAs: SignInAs, options: { s
   }
   const admin = await createUser("clinicadmin", { careSiteIds: [site.id] });
   await signInAs(admin.id);
-  await page.goto("/app/notificationsettings");
+  await open(page, "/app/notificationsettings");
   if (!options.saved) {
     // Save waits for a recipient.
     await page.getByLabel("Email", { exact: true }).fill("lead@example.test");
@@ -91,8 +101,7 @@ function failNotificationSettingsWrites(careSiteId: string) {
   }
 }
 
-const saveNotificationSettings = (page: Page) =>
-  page.getByRole("button", { name: "Save" }).click();
+const saveNotificationSettings = (page: Page) => page.getByRole("button", { name: "Save" }).click();
 
 const screens: Screen[] = [
   {
@@ -146,7 +155,7 @@ const screens: Screen[] = [
     open: async (page, signInAs) => {
       const user = await createUser("clinician");
       await signInAs(user.id);
-      await page.goto("/app/PasswordAndSecurity?panel=units");
+      await open(page, "/app/PasswordAndSecurity?panel=units");
       await page.getByLabel("Metric (cm, kg)").check();
     },
     post: (page) => page.getByRole("button", { name: "Save" }).click(),
@@ -158,7 +167,7 @@ const screens: Screen[] = [
     open: async (page, signInAs) => {
       const user = await createUser("clinician");
       await signInAs(user.id);
-      await page.goto("/app/settings");
+      await open(page, "/app/settings");
       await page.getByLabel("Last name").fill("Stone");
       await page.getByLabel("Address line 1").fill("1200 Congress Ave");
       await page.getByLabel("Address line 2").fill("Suite 100");
@@ -177,7 +186,7 @@ const screens: Screen[] = [
       const site = createCareSite("Snackbar Clinic");
       const admin = await createUser("abmadmin");
       await signInAs(admin.id);
-      await page.goto(`/app/clinicprofiledetails?c_id=${site.id}`);
+      await open(page, `/app/clinicprofiledetails?c_id=${site.id}`);
       await page.getByLabel("City", { exact: true }).fill("Houston");
     },
     post: (page) => page.getByRole("button", { name: "Submit" }).click(),
@@ -190,7 +199,7 @@ const screens: Screen[] = [
       const site = createCareSite("Snackbar Clinic");
       const admin = await createUser("clinicadmin", { careSiteIds: [site.id] });
       await signInAs(admin.id);
-      await page.goto(`/app/caresitesettingdashboard?c=${site.id}&dialog=details`);
+      await open(page, `/app/caresitesettingdashboard?c=${site.id}&dialog=details`);
       await page.getByLabel("Address line 1").fill("1200 Congress Ave");
       await page.getByLabel("Address line 2").fill("Suite 100");
       await page.getByLabel("Website").fill("www.example.com");
@@ -263,7 +272,7 @@ test("Password and Security: the success popup closes and the form clears after 
   test.skip(!javaScriptEnabled, "without JavaScript the page after the post is already empty");
   const user = await createUser("clinicadmin");
   await signInAs(user.id);
-  await page.goto("/app/PasswordAndSecurity?panel=password");
+  await open(page, "/app/PasswordAndSecurity?panel=password");
   const fields = ["Old password", "New password", "Confirm new password"] as const;
   const values = [PASSWORD, "Another-pass7?", "Another-pass7?"];
   for (const [i, label] of fields.entries()) {
