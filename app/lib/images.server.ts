@@ -3,11 +3,7 @@
 // pixel budget is refused before anything is decoded, and what is kept is a fresh encoding by
 // sharp, never the uploaded bytes: no metadata (EXIF location, comments) is carried over and a
 // file crafted to be two things at once does not survive.
-import type { Metadata } from "sharp";
-
-// sharp (libvips, about 19 MB of RSS) is loaded on the first picture, not at start: few requests
-// carry one (docs/decisions.md, "Memory budget").
-const loadSharp = () => import("sharp").then((module) => module.default);
+import sharp, { type Metadata } from "sharp";
 
 /**
  * Pixels an upload may have, every frame of an animation counted: 25 megapixels (a 6000x4000
@@ -43,7 +39,6 @@ export async function inspectImage(
   try {
     // limitInputPixels: false here only because nothing is decoded; the budget is checked below
     // with every frame counted, and again by libvips on decoding.
-    const sharp = await loadSharp();
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
     return { ok: false, reason: "unreadable" };
@@ -69,8 +64,7 @@ export async function inspectImage(
  * A fresh sharp pipeline over checked bytes: turned upright by its EXIF orientation, every frame
  * of an animation kept when `animated`, libvips itself refusing more than the pixel budget.
  */
-export async function decodeImage(bytes: Buffer, options: { animated?: boolean } = {}) {
-  const sharp = await loadSharp();
+export function decodeImage(bytes: Buffer, options: { animated?: boolean } = {}) {
   return sharp(bytes, {
     limitInputPixels: MAX_INPUT_PIXELS,
     animated: options.animated ?? false,
@@ -83,7 +77,7 @@ export async function reencodeImage(
   bytes: Buffer,
   options: { format: "jpeg" | "png" | "gif"; maxSide: number; animated?: boolean },
 ): Promise<Buffer> {
-  const pipeline = (await decodeImage(bytes, { animated: options.animated })).resize(
+  const pipeline = decodeImage(bytes, { animated: options.animated }).resize(
     options.maxSide,
     options.maxSide,
     { fit: "inside", withoutEnlargement: true },

@@ -1,7 +1,8 @@
 // Email through SMTP (DESIGN.md §4): the outbox's email transport when SMTP_URL is set.
 // Messages are real MIME emails: always a text part, an HTML alternative when the message has one,
 // and attachments. Bodies are never logged here (they may hold sign-in codes).
-import type { Transporter } from "nodemailer";
+import nodemailer from "nodemailer";
+import SMTPTransport from "nodemailer/lib/smtp-transport";
 import type { OutgoingMessage, Transport } from "./transport";
 
 /** Where the SMTP server is, for log lines: host and port only, never the credentials. */
@@ -22,27 +23,19 @@ export function describeSmtpUrl(smtpUrl: string) {
 export function createSmtpTransport(smtpUrl: string, from: string): Transport {
   // Timeouts bound one delivery attempt well inside the outbox's 5-minute "stuck" limit; query
   // parameters in the URL (e.g. ?socketTimeout=120000) override them.
-  // nodemailer is loaded with the first email, not at start (docs/decisions.md, "Memory budget").
-  let mailer: Promise<Transporter> | null = null;
-  const transporter = () =>
-    (mailer ??= Promise.all([import("nodemailer"), import("nodemailer/lib/smtp-transport")]).then(
-      ([{ default: nodemailer }, { default: SMTPTransport }]) =>
-        nodemailer.createTransport(
-          new SMTPTransport({
-            url: smtpUrl,
-            connectionTimeout: 30_000,
-            greetingTimeout: 30_000,
-            socketTimeout: 60_000,
-          }),
-        ),
-    ));
+  const mailer = nodemailer.createTransport(
+    new SMTPTransport({
+      url: smtpUrl,
+      connectionTimeout: 30_000,
+      greetingTimeout: 30_000,
+      socketTimeout: 60_000,
+    }),
+  );
   return {
     name: "smtp",
     description: describeSmtpUrl(smtpUrl),
     async send(message: OutgoingMessage) {
-      await (
-        await transporter()
-      ).sendMail({
+      await mailer.sendMail({
         from,
         to: message.to,
         subject: message.subject ?? "",

@@ -231,7 +231,7 @@ async function toSquareWebp(original: Buffer, crop: CropSquare | null): Promise<
   try {
     // Only the first frame of an animated GIF or WebP is read (sharp's default). After rotate(),
     // extract() cuts from the upright picture.
-    const upright = await decodeImage(original);
+    const upright = decodeImage(original);
     return await (region ? upright.extract(region) : upright)
       .resize(PHOTO_PIXELS, PHOTO_PIXELS, { fit: "cover", position: "centre" })
       .webp({ quality: 82 })

@@ -5,6 +5,7 @@
 import { PassThrough, Readable } from "node:stream";
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
+import ExcelJS from "exceljs";
 import { csvChunks, toCsv } from "~/lib/csv";
 import { prisma } from "~/lib/db.server";
 import { DEFAULT_TIME_ZONE } from "~/lib/time";
@@ -120,11 +121,8 @@ export function deviceStatsCsv(filter: StatsFilter): ReadableStream<Uint8Array> 
  */
 export function deviceStatsXlsx(filter: StatsFilter): ReadableStream<Uint8Array> {
   const out = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false });
   (async () => {
-    // exceljs (about 27 MB of RSS with what it pulls in) is loaded by the first workbook, not at
-    // start (docs/decisions.md, "Memory budget").
-    const { default: ExcelJS } = await import("exceljs");
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false });
     const sheet = workbook.addWorksheet("DeviceStats");
     sheet.columns = STAT_COLUMNS.map((c) => ({ header: c.key, key: c.key }));
     for await (const row of allRows(filter)) {

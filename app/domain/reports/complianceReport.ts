@@ -121,7 +121,7 @@ export function complianceSummaryRows(s: ComplianceSummary): string[][] {
 export async function buildComplianceReportPdf(data: ComplianceReportData): Promise<Buffer> {
   if (data.graphs.length === 0)
     throw new RangeError("A compliance report needs at least one graph");
-  const { doc, finished } = await layout.openReport(COMPLIANCE_REPORT_TITLE, {
+  const { doc, finished } = layout.openReport(COMPLIANCE_REPORT_TITLE, {
     Title: `${COMPLIANCE_REPORT_TITLE}: ${data.serial}`,
     Creator: data.productName,
     CreationDate: data.generatedAt,

@@ -120,7 +120,7 @@ function goalDays(days: string[]) {
 export async function buildPatientReportPdf(data: PatientReportData): Promise<Buffer> {
   const { patient, timeZone } = data;
   const fullName = `${patient.firstName} ${patient.lastName}`.trim();
-  const { doc, finished } = await openReport(REPORT_TITLE, {
+  const { doc, finished } = openReport(REPORT_TITLE, {
     Title: `${REPORT_TITLE}: ${fullName}`,
     Author: data.generatedBy,
     Creator: PRODUCT_NAME,

@@ -2,6 +2,7 @@
 // in boxes (cells, headings, paragraphs, paged tables). Text is placed with lineBreak: false at
 // computed positions, which skips pdfkit's line wrapper: that keeps a 730-row table fast and stops
 // pdfkit from adding pages on its own.
+import PDFDocument from "pdfkit";
 import { formatTick } from "~/ui/charts/scale";
 
 export type Doc = PDFKit.PDFDocument;
@@ -164,10 +165,7 @@ export const MARGIN = { top: 40, bottom: 50, left: 40, right: 40 };
  * An A4 portrait report with buffered pages (footers are drawn at the end), its title already
  * drawn at the top of page 1, and the promise of its bytes once `doc.end()` is called.
  */
-export async function openReport(title: string, info: PDFKit.DocumentInfo) {
-  // pdfkit (about 20 MB of RSS with its fonts) is loaded by the first report, not at start
-  // (docs/decisions.md, "Memory budget").
-  const { default: PDFDocument } = await import("pdfkit");
+export function openReport(title: string, info: PDFKit.DocumentInfo) {
   const doc = new PDFDocument({
     size: "A4",
     layout: "portrait",
